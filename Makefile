@@ -1,0 +1,129 @@
+# parallax: host and guests side by side.
+# `make run` and `make check` set up a fresh Debian 12 machine themselves
+# (through `make deps`), then build and run or test.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+OPT     ?= -O2 -g
+SAN     ?=
+CC      ?= cc
+
+WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+        -Wmissing-prototypes -Wpointer-arith -Wformat=2 -Wvla
+# CI (and anyone who asks with WERROR=1) turns every warning into an error.
+ifneq ($(CI)$(WERROR),)
+WARN += -Werror
+endif
+
+pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
+
+# Each layer sees only the headers it may include (../shared/STYLE.md):
+# PCP and libgtop for collectors/ and pmda/, curses for tui/ only.
+BASE_CFLAGS  = $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -I. -MMD -MP
+PCP_CFLAGS   = $(call pc,--cflags,libpcp libpcp_pmda libgtop-2.0)
+CURSES_CFLAGS = $(call pc,--cflags,ncursesw)
+TEST_CFLAGS  = $(call pc,--cflags,cmocka)
+LIBS         = $(call pc,--libs,ncursesw libpcp libgtop-2.0 libcrypto) \
+               -lpthread -lm
+RUN_LIBS     = $(call pc,--libs,libpcp libgtop-2.0 libcrypto) -lpthread -lm
+PMDA_LIBS    = $(call pc,--libs,libpcp_pmda libpcp) -lpthread -lm
+TEST_LIBS    = $(call pc,--libs,cmocka libpcp libgtop-2.0 libcrypto) \
+               -lpthread -lm
+
+CORE_SRC := $(wildcard core/*.c)
+COLL_SRC := $(wildcard collectors/*.c)
+WL_SRC   := $(filter-out workloads/parallax_run.c,$(wildcard workloads/*.c))
+TUI_SRC  := $(wildcard tui/*.c)
+LIB_SRC  := $(CORE_SRC) $(COLL_SRC) $(WL_SRC)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
+UNIT_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+INTEG_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/integration/test_*.c))
+
+PARALLAX := $(BUILD)/parallax
+PARALLAX_RUN := $(BUILD)/parallax-run
+# the tiny static program the exec workloads run (lmbench's "hello")
+HELLO := $(BUILD)/parallax-hello
+LIBEXECDIR = $(PREFIX)/libexec/parallax
+LIBPARALLAX := $(BUILD)/libparallax.a
+
+.PHONY: all build deps run check test asan bench format format-check clean \
+        install
+.DEFAULT_GOAL := all
+
+all: deps
+	@$(MAKE) --no-print-directory build
+
+build: $(PARALLAX) $(PARALLAX_RUN) $(HELLO) $(UNIT_TESTS) $(INTEG_TESTS)
+
+deps:
+	@./scripts/deps.sh
+
+# The main job: a live view of this host.
+run: deps
+	@$(MAKE) --no-print-directory build
+	./$(PARALLAX) $(ARGS)
+
+# All tests: format, unit (cmocka), integration (real PCP), screen (tmux).
+check: deps
+	@$(MAKE) --no-print-directory format-check
+	@$(MAKE) --no-print-directory build
+	@./tests/run_all.sh $(BUILD)
+
+# The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g" \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    build
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    ./tests/run_all.sh build-asan
+
+bench: deps
+	@$(MAKE) --no-print-directory build
+	@./bench/bench.sh $(BUILD)
+
+FORMAT_FILES = $(shell git ls-files -co --exclude-standard -- '*.c' '*.h')
+format:
+	@clang-format -i $(FORMAT_FILES)
+
+format-check:
+	@clang-format --dry-run -Werror $(FORMAT_FILES) && echo "format: ok"
+
+$(BUILD)/collectors/%.o $(BUILD)/pmda/%.o: XCFLAGS = $(PCP_CFLAGS)
+$(BUILD)/tui/%.o: XCFLAGS = $(CURSES_CFLAGS)
+$(BUILD)/workloads/%.o: XCFLAGS = $(call pc,--cflags,libcrypto) \
+    -DPARALLAX_LIBEXEC='"$(LIBEXECDIR)"'
+$(BUILD)/tests/%.o: XCFLAGS = $(TEST_CFLAGS) $(PCP_CFLAGS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(XCFLAGS) -c $< -o $@
+
+$(LIBPARALLAX): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(PARALLAX): $(TUI_OBJ) $(LIBPARALLAX)
+	$(CC) $(SAN) -o $@ $(TUI_OBJ) $(LIBPARALLAX) $(LIBS)
+
+$(PARALLAX_RUN): $(BUILD)/workloads/parallax_run.o $(LIBPARALLAX)
+	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(RUN_LIBS)
+
+# static and unsanitized: it must cost what lmbench's hello costs
+$(HELLO): workloads/helper/parallax_hello.c
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -static -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBPARALLAX)
+	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(TEST_LIBS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(PARALLAX) $(PARALLAX_RUN) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(LIBEXECDIR)
+	install -m 755 $(HELLO) $(DESTDIR)$(LIBEXECDIR)/
+
+clean:
+	rm -rf build build-asan bench/out
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,30 @@
+/* A collector backend: how one kind of source is opened, fetched and
+ * closed. Backends are const tables (designated initialisers) listed in
+ * registries; a sampler thread owns the state a backend opens. */
+#ifndef PARALLAX_BACKEND_H
+#define PARALLAX_BACKEND_H
+
+#include <stddef.h>
+
+#include "core/sample.h"
+
+struct backend {
+    const char *name; /* shown on screen: "pcp local", "libgtop+/proc" */
+    /* Opens `target` (NULL: this host). Returns the backend's state, or
+     * NULL with a one-line reason in err. Called from the owning thread. */
+    void *(*open)(const char *target, char *err, size_t errlen);
+    /* Fills out (values, timestamps, info). 0, or -1 with out->error set. */
+    int (*fetch)(void *state, struct sample *out);
+    void (*close)(void *state);
+};
+
+extern const struct backend backend_pcp_local;
+extern const struct backend backend_gtop;
+
+/* The backends that can read this host, most preferred first; NULL-ended. */
+extern const struct backend *const local_backends[];
+
+/* Host CLOCK_MONOTONIC in seconds. */
+double mono_now(void);
+
+#endif

@@ -1,0 +1,182 @@
+/* The fallback backend for this host when PCP cannot be opened: libgtop
+ * for CPU times, load and memory size, /proc for what libgtop does not
+ * give (steal, context switches, forks, interrupts, runnable tasks, disk
+ * bytes, available memory). Values come in the metric table's units. */
+#include <glibtop.h>
+#include <glibtop/cpu.h>
+#include <glibtop/loadavg.h>
+#include <glibtop/mem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collectors/backend.h"
+
+struct gtop_state {
+    double ms_per_tick; /* /proc/stat counts in USER_HZ ticks */
+};
+
+static void *gtop_open(const char *target, char *err, size_t errlen)
+{
+    (void)target;
+    if (!glibtop_init()) {
+        snprintf(err, errlen, "libgtop could not be initialised");
+        return NULL;
+    }
+    struct gtop_state *st = calloc(1, sizeof(*st));
+    if (!st) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    st->ms_per_tick = 1000.0 / (double)(hz > 0 ? hz : 100);
+    return st;
+}
+
+static void set_count(struct sample *out, int id, uint64_t v)
+{
+    out->have[id] = true;
+    out->count[id] = v;
+    out->width[id] = 64;
+}
+
+static void set_value(struct sample *out, int id, double v)
+{
+    out->have[id] = true;
+    out->value[id] = v;
+}
+
+/* /proc/stat: steal (8th CPU field), ctxt, processes, intr, procs_running */
+static void read_proc_stat(const struct gtop_state *st, struct sample *out)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return;
+    char line[512];
+    unsigned long long v[8];
+    while (fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+                   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8)
+            set_count(out, METRIC_CPU_STEAL,
+                      (uint64_t)((double)v[7] * st->ms_per_tick));
+        else if (sscanf(line, "ctxt %llu", &v[0]) == 1)
+            set_count(out, METRIC_CTXSW, v[0]);
+        else if (sscanf(line, "processes %llu", &v[0]) == 1)
+            set_count(out, METRIC_FORKS, v[0]);
+        else if (sscanf(line, "intr %llu", &v[0]) == 1)
+            set_count(out, METRIC_INTR, v[0]);
+        else if (sscanf(line, "procs_running %llu", &v[0]) == 1)
+            set_value(out, METRIC_RUNNABLE, (double)v[0]);
+    }
+    fclose(f);
+}
+
+/* A whole disk (not a partition, loop or ram device) has a device link. */
+static bool is_disk(const char *name)
+{
+    char path[320];
+    struct stat sb;
+    snprintf(path, sizeof(path), "/sys/block/%s/device", name);
+    return stat(path, &sb) == 0;
+}
+
+/* /proc/diskstats: sectors read (6th) and written (10th), 512 bytes each */
+static void read_diskstats(struct sample *out)
+{
+    FILE *f = fopen("/proc/diskstats", "r");
+    if (!f)
+        return;
+    char line[512], name[64];
+    unsigned long long rd, wr, skip;
+    uint64_t rbytes = 0, wbytes = 0;
+    while (fgets(line, sizeof(line), f)) {
+        if (sscanf(line,
+                   "%*u %*u %63s %llu %llu %llu %llu %llu %llu %llu",
+                   name, &skip, &skip, &rd, &skip, &skip, &skip, &wr) != 8)
+            continue;
+        if (!is_disk(name))
+            continue;
+        rbytes += rd * 512;
+        wbytes += wr * 512;
+    }
+    fclose(f);
+    set_count(out, METRIC_DISK_READ, rbytes);
+    set_count(out, METRIC_DISK_WRITE, wbytes);
+}
+
+/* /proc/meminfo MemAvailable, in bytes, or -1 */
+static double mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    unsigned long long kb;
+    double avail = -1;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            avail = (double)kb * 1024;
+    fclose(f);
+    return avail;
+}
+
+static void read_info(struct sample *out, double mem_total)
+{
+    struct utsname u;
+    if (uname(&u) == 0) {
+        snprintf(out->info.host, sizeof(out->info.host), "%.63s",
+                 u.nodename);
+        snprintf(out->info.release, sizeof(out->info.release), "%.63s",
+                 u.release);
+    }
+    out->info.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    out->info.mem_bytes = mem_total;
+}
+
+static int gtop_fetch(void *state, struct sample *out)
+{
+    struct gtop_state *st = state;
+    glibtop_cpu cpu;
+    glibtop_loadavg load;
+    glibtop_mem mem;
+    struct timespec now;
+
+    out->t_before = mono_now();
+    glibtop_get_cpu(&cpu);
+    glibtop_get_loadavg(&load);
+    glibtop_get_mem(&mem);
+    read_proc_stat(st, out);
+    read_diskstats(out);
+    double avail = mem_available();
+    out->t_after = mono_now();
+    clock_gettime(CLOCK_REALTIME, &now);
+    out->t_source = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+
+    /* libgtop counts CPU time in ticks of cpu.frequency per second */
+    double ms = 1000.0 / (double)(cpu.frequency ? cpu.frequency : 100);
+    set_count(out, METRIC_CPU_USER, (uint64_t)((double)cpu.user * ms));
+    set_count(out, METRIC_CPU_SYS, (uint64_t)((double)cpu.sys * ms));
+    set_count(out, METRIC_CPU_IDLE, (uint64_t)((double)cpu.idle * ms));
+    set_count(out, METRIC_CPU_IOWAIT, (uint64_t)((double)cpu.iowait * ms));
+    set_value(out, METRIC_LOAD1, load.loadavg[0]);
+    if (avail >= 0)
+        set_value(out, METRIC_MEM_USED, (double)mem.total - avail);
+    read_info(out, (double)mem.total);
+    return 0;
+}
+
+static void gtop_close(void *state)
+{
+    free(state);
+}
+
+const struct backend backend_gtop = {
+    .name = "libgtop+/proc",
+    .open = gtop_open,
+    .fetch = gtop_fetch,
+    .close = gtop_close,
+};

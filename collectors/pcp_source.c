@@ -1,0 +1,249 @@
+/* The PCP backend: reads the metric table (and what a source is) with one
+ * pmFetch per sample from a PCP context. The local host uses PCP's local
+ * context (no daemon); its context belongs to the thread that opens it,
+ * so a sampler thread opens, fetches and closes it. */
+#include <math.h>
+#include <pcp/pmapi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectors/backend.h"
+
+/* What a source is, fetched with the metrics. */
+enum info_id { INFO_HOST, INFO_RELEASE, INFO_NCPU, INFO_PHYSMEM, INFO_COUNT };
+static const char *const info_names[INFO_COUNT] = {
+    [INFO_HOST] = "kernel.uname.nodename",
+    [INFO_RELEASE] = "kernel.uname.release",
+    [INFO_NCPU] = "hinv.ncpu",
+    [INFO_PHYSMEM] = "mem.physmem",
+};
+
+#define NPMID (METRIC_COUNT + INFO_COUNT)
+#define DERIVED_PREFIX "pxderived."
+
+struct pcp_state {
+    int ctx;
+    pmID pmids[NPMID];
+    pmDesc desc[NPMID];
+    bool known[NPMID]; /* the source has this metric */
+    int inst[NPMID];   /* instance to pick, PM_IN_NULL for singular */
+};
+
+/* The name a table entry is fetched by: derived expressions (they contain
+ * a space) are registered once, process-wide, under DERIVED_PREFIX.key. */
+static void pcp_name(int id, char *buf, size_t n)
+{
+    const struct metric_desc *d = &metric_descs[id];
+    if (strchr(d->pcp, ' '))
+        snprintf(buf, n, DERIVED_PREFIX "%s", d->key);
+    else
+        snprintf(buf, n, "%s", d->pcp);
+}
+
+static void register_derived(void)
+{
+    for (int id = 0; id < METRIC_COUNT; id++) {
+        if (!strchr(metric_descs[id].pcp, ' '))
+            continue;
+        char name[128], *msg = NULL;
+        pcp_name(id, name, sizeof(name));
+        if (pmRegisterDerivedMetric(name, metric_descs[id].pcp, &msg) < 0)
+            free(msg); /* the metric then reads as missing */
+    }
+}
+
+static pmUnits target_units(enum metric_unit u)
+{
+    pmUnits units = {0};
+    switch (u) {
+    case MU_MSEC:
+        units.dimTime = 1;
+        units.scaleTime = PM_TIME_MSEC;
+        break;
+    case MU_BYTE:
+        units.dimSpace = 1;
+        units.scaleSpace = PM_SPACE_BYTE;
+        break;
+    case MU_COUNT:
+        units.dimCount = 1;
+        break;
+    case MU_NONE:
+        break;
+    }
+    return units;
+}
+
+static void fmt_err(char *err, size_t n, const char *what, int sts)
+{
+    char msg[PM_MAXERRMSGLEN];
+    snprintf(err, n, "%s: %s", what, pmErrStr_r(sts, msg, sizeof(msg)));
+}
+
+/* Looks up names, descriptors and instances. Fails only when PCP cannot
+ * answer at all (no PMNS, no context); single missing metrics read n/a. */
+static int pcp_lookup(struct pcp_state *st, char *err, size_t errlen)
+{
+    char names_buf[NPMID][128];
+    const char *names[NPMID];
+    for (int i = 0; i < NPMID; i++) {
+        if (i < METRIC_COUNT)
+            pcp_name(i, names_buf[i], sizeof(names_buf[i]));
+        else
+            snprintf(names_buf[i], sizeof(names_buf[i]), "%s",
+                     info_names[i - METRIC_COUNT]);
+        names[i] = names_buf[i];
+    }
+    /* partial success returns how many were found; none is an error */
+    int sts = pmLookupName(NPMID, names, st->pmids);
+    if (sts < 0) {
+        fmt_err(err, errlen, "PCP namespace", sts);
+        return -1;
+    }
+    int found = 0;
+    for (int i = 0; i < NPMID; i++) {
+        st->inst[i] = (int)PM_IN_NULL;
+        st->known[i] = st->pmids[i] != PM_ID_NULL &&
+                       pmLookupDesc(st->pmids[i], &st->desc[i]) >= 0;
+        if (!st->known[i])
+            continue;
+        const char *inst = i < METRIC_COUNT ? metric_descs[i].inst : NULL;
+        if (inst) {
+            st->inst[i] = pmLookupInDom(st->desc[i].indom, inst);
+            if (st->inst[i] < 0)
+                st->known[i] = false;
+        }
+        found += st->known[i];
+    }
+    if (found == 0) {
+        snprintf(err, errlen, "PCP answers none of parallax's metrics");
+        return -1;
+    }
+    return 0;
+}
+
+static void *pcp_open_local(const char *target, char *err, size_t errlen)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    (void)target;
+    pthread_once(&once, register_derived);
+    struct pcp_state *st = calloc(1, sizeof(*st));
+    if (!st) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    st->ctx = pmNewContext(PM_CONTEXT_LOCAL, NULL);
+    if (st->ctx < 0) {
+        fmt_err(err, errlen, "PCP local context", st->ctx);
+        free(st);
+        return NULL;
+    }
+    if (pcp_lookup(st, err, errlen) < 0) {
+        pmDestroyContext(st->ctx);
+        free(st);
+        return NULL;
+    }
+    return st;
+}
+
+/* The value of vset for instance inst (PM_IN_NULL: the only one). */
+static const pmValue *pick(const pmValueSet *vs, int inst)
+{
+    for (int j = 0; j < vs->numval; j++)
+        if (inst == (int)PM_IN_NULL || vs->vlist[j].inst == inst)
+            return &vs->vlist[j];
+    return NULL;
+}
+
+static void store_metric(const struct pcp_state *st, int id,
+                         const pmValueSet *vs, struct sample *out)
+{
+    const pmValue *v = pick(vs, st->inst[id]);
+    const pmDesc *d = &st->desc[id];
+    pmAtomValue in, conv;
+    pmUnits want = target_units(metric_descs[id].unit);
+    bool counter = metric_is_counter(id);
+    int type = counter ? PM_TYPE_U64 : PM_TYPE_DOUBLE;
+    if (!v || pmExtractValue(vs->valfmt, v, d->type, &in, type) < 0)
+        return;
+    if (metric_descs[id].unit == MU_NONE)
+        conv = in;
+    else if (pmConvScale(type, &in, &d->units, &conv, &want) < 0)
+        return;
+    out->have[id] = true;
+    if (counter) {
+        out->count[id] = conv.ull;
+        out->width[id] =
+            (d->type == PM_TYPE_32 || d->type == PM_TYPE_U32) ? 32 : 64;
+    } else {
+        out->value[id] = conv.d;
+    }
+}
+
+static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
+                       struct source_info *info)
+{
+    pmAtomValue a;
+    const pmValue *v = pick(vs, PM_IN_NULL);
+    bool str = i == INFO_HOST || i == INFO_RELEASE;
+    if (!v ||
+        pmExtractValue(vs->valfmt, v, d->type, &a,
+                       str ? PM_TYPE_STRING : PM_TYPE_DOUBLE) < 0)
+        return;
+    switch (i) {
+    case INFO_HOST:
+    case INFO_RELEASE:
+        snprintf(i == INFO_HOST ? info->host : info->release,
+                 sizeof(info->host), "%s", a.cp);
+        free(a.cp);
+        break;
+    case INFO_NCPU:
+        info->ncpu = (int)a.d;
+        break;
+    case INFO_PHYSMEM: /* Kbyte */
+        info->mem_bytes = a.d * 1024;
+        break;
+    }
+}
+
+static int pcp_fetch(void *state, struct sample *out)
+{
+    struct pcp_state *st = state;
+    pmResult *rp = NULL;
+    pmUseContext(st->ctx);
+    out->t_before = mono_now();
+    int sts = pmFetch(NPMID, st->pmids, &rp);
+    out->t_after = mono_now();
+    if (sts < 0) {
+        fmt_err(out->error, sizeof(out->error), "fetch", sts);
+        return -1;
+    }
+    out->t_source =
+        (double)rp->timestamp.tv_sec + (double)rp->timestamp.tv_usec / 1e6;
+    for (int i = 0; i < rp->numpmid && i < NPMID; i++) {
+        const pmValueSet *vs = rp->vset[i];
+        if (!st->known[i] || vs->numval <= 0)
+            continue;
+        if (i < METRIC_COUNT)
+            store_metric(st, i, vs, out);
+        else
+            store_info(i - METRIC_COUNT, &st->desc[i], vs, &out->info);
+    }
+    pmFreeResult(rp);
+    return 0;
+}
+
+static void pcp_close(void *state)
+{
+    struct pcp_state *st = state;
+    pmDestroyContext(st->ctx);
+    free(st);
+}
+
+const struct backend backend_pcp_local = {
+    .name = "pcp local",
+    .open = pcp_open_local,
+    .fetch = pcp_fetch,
+    .close = pcp_close,
+};

@@ -1,0 +1,182 @@
+/* See sampler.h. The thread sleeps on a condition variable bound to
+ * CLOCK_MONOTONIC, so a stop wakes it at once and wall-clock steps do not
+ * disturb the interval. Fetch deadlines advance by whole intervals from
+ * the start, so the cadence does not drift with the fetch time. */
+#include "collectors/sampler.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RETRY_MIN 1.0  /* seconds before reopening a source that failed */
+#define RETRY_MAX 30.0 /* backoff ceiling */
+
+struct sampler {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    const struct backend *const *candidates;
+    char *target;
+    double interval;
+    int wake_fd;
+    bool stop;
+    bool fresh;         /* slot holds a sample not yet taken */
+    struct sample slot; /* the newest sample */
+};
+
+static void publish(struct sampler *s, const struct sample *smp)
+{
+    pthread_mutex_lock(&s->lock);
+    s->slot = *smp;
+    s->fresh = true;
+    pthread_mutex_unlock(&s->lock);
+    if (s->wake_fd >= 0) {
+        char c = 1;
+        if (write(s->wake_fd, &c, 1) < 0 && errno != EAGAIN)
+            return; /* the main loop also redraws on its timer */
+    }
+}
+
+/* Sleeps until host monotonic time `until` or a stop; true on stop. */
+static bool sleep_until(struct sampler *s, double until)
+{
+    struct timespec ts = {.tv_sec = (time_t)until};
+    ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
+    pthread_mutex_lock(&s->lock);
+    while (!s->stop && mono_now() < until)
+        if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) == ETIMEDOUT)
+            break;
+    bool stop = s->stop;
+    pthread_mutex_unlock(&s->lock);
+    return stop;
+}
+
+static double current_interval(struct sampler *s)
+{
+    pthread_mutex_lock(&s->lock);
+    double iv = s->interval;
+    pthread_mutex_unlock(&s->lock);
+    return iv;
+}
+
+/* Opens the first candidate that works; fills smp with why none did. */
+static const struct backend *open_source(struct sampler *s, void **state,
+                                         struct sample *smp)
+{
+    char err[sizeof(smp->error)] = "";
+    for (int i = 0; s->candidates[i]; i++) {
+        *state = s->candidates[i]->open(s->target, err, sizeof(err));
+        if (*state)
+            return s->candidates[i];
+    }
+    snprintf(smp->error, sizeof(smp->error), "%s", err);
+    return NULL;
+}
+
+static void *sampler_main(void *arg)
+{
+    struct sampler *s = arg;
+    const struct backend *be = NULL;
+    void *state = NULL;
+    double next = mono_now(), retry = RETRY_MIN;
+    struct sample *cur = calloc(1, sizeof(*cur)); /* large: not on stack */
+    if (!cur)
+        return NULL;
+    for (;;) {
+        memset(cur, 0, sizeof(*cur));
+        cur->t_source = NAN;
+        if (!be)
+            be = open_source(s, &state, cur);
+        if (be) {
+            cur->backend = be->name;
+            cur->ok = be->fetch(state, cur) == 0;
+            if (cur->ok) {
+                retry = RETRY_MIN;
+            } else { /* reopen on the next round */
+                be->close(state);
+                be = NULL;
+            }
+        }
+        if (!cur->ok && !cur->t_after)
+            cur->t_before = cur->t_after = mono_now();
+        publish(s, cur);
+
+        double iv = current_interval(s);
+        next += iv;
+        if (!cur->ok) {
+            next = fmax(next, mono_now() + retry);
+            retry = fmin(retry * 2, RETRY_MAX);
+        }
+        if (next < mono_now()) /* fell behind: skip, do not burst */
+            next = mono_now() + iv;
+        if (sleep_until(s, next))
+            break;
+    }
+    if (be)
+        be->close(state);
+    free(cur);
+    return NULL;
+}
+
+struct sampler *sampler_start(const struct backend *const *candidates,
+                              const char *target, double interval,
+                              int wake_fd)
+{
+    struct sampler *s = calloc(1, sizeof(*s));
+    if (!s)
+        return NULL;
+    s->candidates = candidates;
+    s->target = target ? strdup(target) : NULL;
+    s->interval = interval;
+    s->wake_fd = wake_fd;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->wake, &ca);
+    pthread_condattr_destroy(&ca);
+    if (pthread_create(&s->thread, NULL, sampler_main, s) != 0) {
+        pthread_cond_destroy(&s->wake);
+        pthread_mutex_destroy(&s->lock);
+        free(s->target);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+bool sampler_take(struct sampler *s, struct sample *out)
+{
+    pthread_mutex_lock(&s->lock);
+    bool fresh = s->fresh;
+    if (fresh)
+        *out = s->slot;
+    s->fresh = false;
+    pthread_mutex_unlock(&s->lock);
+    return fresh;
+}
+
+void sampler_set_interval(struct sampler *s, double interval)
+{
+    pthread_mutex_lock(&s->lock);
+    s->interval = interval;
+    pthread_mutex_unlock(&s->lock);
+}
+
+void sampler_stop(struct sampler *s)
+{
+    pthread_mutex_lock(&s->lock);
+    s->stop = true;
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->thread, NULL);
+    pthread_cond_destroy(&s->wake);
+    pthread_mutex_destroy(&s->lock);
+    free(s->target);
+    free(s);
+}

@@ -1,0 +1,84 @@
+/* Turns samples into figures: counters into rates over the measured
+ * interval, CPU milliseconds into shares of it, instants as they are.
+ *
+ * Per-second rates use the host's clock (the midpoints of the fetches):
+ * "per second" means per real second. CPU shares use the source's own
+ * clock when it gives one, because its CPU accounting runs on that clock
+ * and the shares then add up to 100 even where the clock diverges. */
+#include "core/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/rate.h"
+
+void model_init(struct source_model *m, const char *name)
+{
+    memset(m, 0, sizeof(*m));
+    snprintf(m->name, sizeof(m->name), "%s", name);
+    m->state = SRC_CONNECTING;
+    for (int i = 0; i < METRIC_COUNT; i++)
+        m->value[i] = NAN;
+}
+
+static double cpu_interval(const struct sample *prev, const struct sample *s)
+{
+    if (isfinite(s->t_source) && isfinite(prev->t_source))
+        return s->t_source - prev->t_source;
+    return sample_midpoint(s) - sample_midpoint(prev);
+}
+
+static double figure(const struct source_model *m, const struct sample *s,
+                     int id)
+{
+    const struct metric_desc *d = &metric_descs[id];
+    const struct sample *p = &m->prev;
+    if (!s->have[id])
+        return NAN;
+    if (d->kind == MK_INSTANT)
+        return s->value[id];
+    if (!m->have_prev || !p->have[id])
+        return NAN; /* the first sample has no rate */
+
+    double rate;
+    if (d->kind == MK_RATE) {
+        double dt = sample_midpoint(s) - sample_midpoint(p);
+        if (counter_rate(p->count[id], s->count[id], s->width[id], dt,
+                         &rate) != RATE_OK)
+            return NAN;
+        return rate;
+    }
+    /* MK_CPU: milliseconds of CPU per second of interval, over all CPUs */
+    int ncpu = s->info.ncpu;
+    if (ncpu <= 0 || counter_rate(p->count[id], s->count[id], s->width[id],
+                                  cpu_interval(p, s), &rate) != RATE_OK)
+        return NAN;
+    return rate / 1000.0 / ncpu * 100.0;
+}
+
+void model_update(struct source_model *m, const struct sample *s)
+{
+    m->fetch_ms = (s->t_after - s->t_before) * 1e3;
+    if (!s->ok) {
+        m->state = SRC_DOWN;
+        snprintf(m->error, sizeof(m->error), "%s", s->error);
+        for (int i = 0; i < METRIC_COUNT; i++) {
+            m->value[i] = NAN;
+            history_push(&m->hist[i], NAN);
+        }
+        return;
+    }
+    m->state = SRC_LIVE;
+    m->error[0] = '\0';
+    m->backend = s->backend;
+    m->info = s->info;
+    m->last_ok = sample_midpoint(s);
+    m->samples++;
+    for (int i = 0; i < METRIC_COUNT; i++) {
+        m->value[i] = figure(m, s, i);
+        history_push(&m->hist[i], m->value[i]);
+    }
+    m->prev = *s;
+    m->have_prev = true;
+}

@@ -1,0 +1,121 @@
+/* See options.h. getopt_long from glibc does the parsing; numbers are
+ * checked whole (no trailing junk) and against their bounds. */
+#include "core/options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void options_usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: parallax [OPTION]...\n"
+            "Show this host's CPU, scheduler and I/O counters live.\n"
+            "\n"
+            "  -t, --interval=SECONDS  time between samples (default 1; "
+            "%.1f to %.0f)\n"
+            "      --text              print plain text refreshes on stdout "
+            "instead\n"
+            "                          of the full-screen view\n"
+            "  -n, --samples=N         with --text: stop after N refreshes\n"
+            "  -V, --version           print the version and exit\n"
+            "  -?, --help              print this help and exit\n"
+            "\n"
+            "Keys on the live screen: q quit.\n",
+            INTERVAL_MIN, INTERVAL_MAX);
+}
+
+static bool parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end != '\0' || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0')
+        return false;
+    *out = v;
+    return true;
+}
+
+enum options_action options_parse(int argc, char **argv, struct options *o,
+                                  char *err, size_t errlen)
+{
+    static const struct option longopts[] = {
+        {"interval", required_argument, NULL, 't'},
+        {"samples", required_argument, NULL, 'n'},
+        {"text", no_argument, NULL, 'T'},
+        {"version", no_argument, NULL, 'V'},
+        {"help", no_argument, NULL, 'H'},
+        {0, 0, 0, 0},
+    };
+    *o = (struct options){.interval = 1.0};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":t:n:V?", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            if (!parse_double(optarg, &o->interval) ||
+                o->interval < INTERVAL_MIN || o->interval > INTERVAL_MAX) {
+                snprintf(err, errlen,
+                         "interval '%s' is not a number of seconds from "
+                         "%.1f to %.0f; try -t 1",
+                         optarg, INTERVAL_MIN, INTERVAL_MAX);
+                return OPT_ERROR;
+            }
+            break;
+        case 'n':
+            if (!parse_long(optarg, &o->samples) || o->samples <= 0) {
+                snprintf(err, errlen,
+                         "samples '%s' is not a positive whole number; "
+                         "try -n 5",
+                         optarg);
+                return OPT_ERROR;
+            }
+            break;
+        case 'T':
+            o->text = true;
+            break;
+        case 'V':
+            return OPT_VERSION;
+        case ':':
+            snprintf(err, errlen, "option '%s' needs a value; see --help",
+                     argv[optind - 1]);
+            return OPT_ERROR;
+        case 'H':
+            return OPT_HELP;
+        case '?': /* "-?" itself, or an option getopt does not know */
+            if (strcmp(argv[optind - 1], "-?") == 0)
+                return OPT_HELP;
+            if (optopt)
+                snprintf(err, errlen, "unknown option '-%c'; see --help",
+                         optopt);
+            else
+                snprintf(err, errlen, "unknown option '%s'; see --help",
+                         argv[optind - 1]);
+            return OPT_ERROR;
+        }
+    }
+    if (optind < argc) {
+        snprintf(err, errlen, "unexpected argument '%s'; see --help",
+                 argv[optind]);
+        return OPT_ERROR;
+    }
+    if (o->samples && !o->text) {
+        snprintf(err, errlen, "-n counts --text refreshes; add --text");
+        return OPT_ERROR;
+    }
+    return OPT_RUN;
+}

@@ -1,0 +1,34 @@
+/* Command-line options of parallax, PCP-style where PCP has a convention
+ * (-t interval). Parsing never exits: errors come back as one line. */
+#ifndef PARALLAX_OPTIONS_H
+#define PARALLAX_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define INTERVAL_MIN 0.1
+#define INTERVAL_MAX 3600.0
+
+enum options_action {
+    OPT_RUN,     /* the live screen, or --text */
+    OPT_HELP,    /* print usage, exit 0 */
+    OPT_VERSION, /* print version, exit 0 */
+    OPT_ERROR,   /* print the error, exit 2 */
+};
+
+struct options {
+    double interval; /* seconds between samples */
+    long samples;    /* refreshes to print with --text; 0 = until stopped */
+    bool text;       /* plain text on stdout instead of the screen */
+};
+
+/* Parses argv into o (defaults first). On OPT_ERROR, err holds a one-line
+ * message that names the problem and the fix. */
+enum options_action options_parse(int argc, char **argv, struct options *o,
+                                  char *err, size_t errlen);
+
+/* Writes the --help text to f. */
+void options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,40 @@
+/* One fetch from one source, as a collector delivers it: raw counters and
+ * instant values in the units of the metric table, stamped with the host's
+ * monotonic clock around the request and with the source's own clock. */
+#ifndef PARALLAX_SAMPLE_H
+#define PARALLAX_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/metrics.h"
+
+/* What a source is: shown in its column header and in reports. */
+struct source_info {
+    char host[64];
+    char release[64]; /* kernel release */
+    int ncpu;         /* 0 when unknown */
+    double mem_bytes; /* physical memory, 0 when unknown */
+};
+
+struct sample {
+    double t_before; /* host CLOCK_MONOTONIC seconds before the request */
+    double t_after;  /* ... and after it */
+    double t_source; /* the source's own timestamp (epoch s), NaN if none */
+    bool ok;         /* false: the fetch failed, see error */
+    char error[160];
+    const char *backend; /* static name of the collector that read it */
+    struct source_info info;
+    bool have[METRIC_COUNT];      /* false: the source has no such value */
+    uint64_t count[METRIC_COUNT]; /* counters (metric_is_counter) */
+    uint8_t width[METRIC_COUNT];  /* counter width in bits (32 or 64) */
+    double value[METRIC_COUNT];   /* instant values */
+};
+
+/* The host's view of when the fetch happened: the request's midpoint. */
+static inline double sample_midpoint(const struct sample *s)
+{
+    return (s->t_before + s->t_after) / 2;
+}
+
+#endif

@@ -1,0 +1,38 @@
+/* A session: the sources being watched, each a sampler thread feeding a
+ * model. The screen and the text mode both drive one. */
+#ifndef PARALLAX_SESSION_H
+#define PARALLAX_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/model.h"
+
+#define SESSION_MAX_SOURCES 64
+
+struct session {
+    double interval;
+    int nsrc;
+    struct source_model model[SESSION_MAX_SOURCES];
+    struct sampler *sampler[SESSION_MAX_SOURCES];
+    int wake[2]; /* samplers write a byte to wake[1] after each fetch */
+};
+
+/* Starts watching this host every `interval` seconds. 0, or -1 with a
+ * one-line reason in err. */
+int session_open(struct session *s, double interval, char *err,
+                 size_t errlen);
+
+/* The descriptor to poll for "a sample arrived". */
+int session_fd(const struct session *s);
+
+/* Folds every sample that arrived into the models; true when any did. */
+bool session_update(struct session *s);
+
+/* Changes the sampling interval of every source. */
+void session_set_interval(struct session *s, double interval);
+
+/* Stops all samplers. */
+void session_close(struct session *s);
+
+#endif

@@ -1,0 +1,30 @@
+/* parallax: host and guests side by side. Parses the options, then runs
+ * the full-screen view, or the plain text view with --text. */
+#include <locale.h>
+#include <stdio.h>
+
+#include "core/options.h"
+#include "core/text_mode.h"
+#include "core/version.h"
+#include "tui/tui.h"
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    char err[256];
+    setlocale(LC_ALL, "");
+    switch (options_parse(argc, argv, &o, err, sizeof(err))) {
+    case OPT_HELP:
+        options_usage(stdout);
+        return 0;
+    case OPT_VERSION:
+        printf("parallax %s\n", PARALLAX_VERSION);
+        return 0;
+    case OPT_ERROR:
+        fprintf(stderr, "parallax: %s\n", err);
+        return 2;
+    case OPT_RUN:
+        break;
+    }
+    return o.text ? text_mode_run(&o) : tui_run(&o);
+}

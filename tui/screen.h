@@ -1,0 +1,12 @@
+/* The main screen: title bar, the sources' table, the key bar. */
+#ifndef PARALLAX_SCREEN_H
+#define PARALLAX_SCREEN_H
+
+#include <stdbool.h>
+
+#include "core/session.h"
+
+/* Draws the whole screen from the session's models (reads only). */
+void screen_draw(const struct session *s, bool utf8);
+
+#endif

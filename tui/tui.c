@@ -1,0 +1,218 @@
+/* The live screen's lifecycle and main loop. Samplers run in their own
+ * threads; this loop only waits (poll) on keys, on "a sample arrived" and on
+ * signals, updates the model, then draws. The terminal is restored on every
+ * way out: q, SIGINT/SIGTERM/SIGHUP (through a self-pipe), and fatal
+ * signals (restored in the handler, then re-raised). */
+#include "tui/tui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/session.h"
+#include "tui/screen.h"
+
+static volatile sig_atomic_t curses_on;
+static int sig_pipe[2] = {-1, -1};
+
+static void on_term(int sig)
+{
+    char c = (char)sig;
+    if (write(sig_pipe[1], &c, 1) < 0)
+        return; /* the pipe is full: a quit is already pending */
+}
+
+static void on_fatal(int sig)
+{
+    if (curses_on)
+        endwin(); /* not async-signal-safe, but the alternative is a
+                     terminal left raw; htop does the same */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa = {.sa_handler = on_term};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = on_fatal;
+    sa.sa_flags = SA_RESETHAND;
+    const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+        sigaction(fatal[i], &sa, NULL);
+}
+
+/* Sends stderr to the log file while curses owns the terminal: libraries
+ * (PCP among them) write diagnostics there. Returns a copy of the real
+ * stderr for messages after the screen is restored. */
+static int redirect_stderr(void)
+{
+    char dir[512], path[600];
+    const char *state = getenv("XDG_STATE_HOME");
+    const char *home = getenv("HOME");
+    if (state && *state)
+        snprintf(dir, sizeof(dir), "%s/parallax", state);
+    else
+        snprintf(dir, sizeof(dir), "%s/.local/state/parallax",
+                 home ? home : "/tmp");
+    snprintf(path, sizeof(path), "%s/parallax.log", dir);
+    int saved = dup(STDERR_FILENO);
+    char mk[600];
+    snprintf(mk, sizeof(mk), "%s", dir);
+    for (char *p = mk + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(mk, 0700);
+            *p = '/';
+        }
+    mkdir(mk, 0700);
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0)
+        fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        dup2(fd, STDERR_FILENO);
+        close(fd);
+    }
+    return saved;
+}
+
+static int check_terminal(char *err, size_t errlen)
+{
+    struct winsize ws;
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        snprintf(err, errlen,
+                 "not a terminal; run it in one, or use --text for plain "
+                 "output");
+        return -1;
+    }
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col && ws.ws_row &&
+        (ws.ws_col < TUI_MIN_COLS || ws.ws_row < TUI_MIN_ROWS)) {
+        snprintf(err, errlen,
+                 "terminal is %dx%d, parallax needs at least %dx%d; enlarge "
+                 "the window",
+                 ws.ws_col, ws.ws_row, TUI_MIN_COLS, TUI_MIN_ROWS);
+        return -1;
+    }
+    return 0;
+}
+
+static void curses_start(void)
+{
+    initscr();
+    curses_on = 1;
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    curs_set(0);
+    set_escdelay(25);
+}
+
+static void curses_end(void)
+{
+    if (curses_on) {
+        curs_set(1);
+        endwin();
+        curses_on = 0;
+    }
+}
+
+/* Reads every pending key; false when the user asked to quit. */
+static bool handle_keys(bool *redraw)
+{
+    int ch;
+    while ((ch = getch()) != ERR) {
+        switch (ch) {
+        case 'q':
+        case 'Q':
+        case KEY_F(10):
+            return false;
+        case KEY_RESIZE:
+        case 12: /* ^L */
+            *redraw = true;
+            break;
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
+/* Milliseconds until the next whole second: the header clock ticks. */
+static int ms_to_next_second(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return 1000 - (int)(ts.tv_nsec / 1000000) + 1;
+}
+
+/* Runs until q (returns 0) or a termination signal (returns it). */
+static int main_loop(struct session *s, bool utf8)
+{
+    struct pollfd pfd[3] = {
+        {.fd = STDIN_FILENO, .events = POLLIN},
+        {.fd = session_fd(s), .events = POLLIN},
+        {.fd = sig_pipe[0], .events = POLLIN},
+    };
+    screen_draw(s, utf8);
+    for (;;) {
+        int n = poll(pfd, 3, ms_to_next_second());
+        if (n < 0 && errno != EINTR)
+            return 0;
+        char sig;
+        if (pfd[2].revents && read(sig_pipe[0], &sig, 1) == 1)
+            return sig;
+        bool redraw = n == 0;
+        if (pfd[0].revents && !handle_keys(&redraw))
+            return 0;
+        if (pfd[1].revents && session_update(s))
+            redraw = true;
+        if (redraw)
+            screen_draw(s, utf8);
+    }
+}
+
+int tui_run(const struct options *o)
+{
+    char err[256];
+    static struct session s;
+    if (check_terminal(err, sizeof(err)) < 0) {
+        fprintf(stderr, "parallax: %s\n", err);
+        return 2;
+    }
+    if (pipe2(sig_pipe, O_NONBLOCK | O_CLOEXEC) < 0) {
+        fprintf(stderr, "parallax: cannot create a pipe: %s\n",
+                strerror(errno));
+        return 1;
+    }
+    bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    int real_stderr = redirect_stderr();
+    if (session_open(&s, o->interval, err, sizeof(err)) < 0) {
+        dprintf(real_stderr, "parallax: %s\n", err);
+        return 1;
+    }
+    install_signals();
+    curses_start();
+    int sig = main_loop(&s, utf8);
+    curses_end();
+    session_close(&s);
+    if (real_stderr >= 0) {
+        dup2(real_stderr, STDERR_FILENO);
+        close(real_stderr);
+    }
+    return sig ? 128 + sig : 0; /* the shell's convention for signals */
+}
