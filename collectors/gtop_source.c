@@ -59,7 +59,9 @@ static void read_proc_stat(const struct gtop_state *st, struct sample *out)
     char line[512];
     unsigned long long v[8];
     while (fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+        /* "cpu " only: "cpu0" would scan as "cpu" and a number */
+        if (strncmp(line, "cpu ", 4) == 0 &&
+            sscanf(line + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
                    &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8)
             set_count(out, METRIC_CPU_STEAL,
                       (uint64_t)((double)v[7] * st->ms_per_tick));
@@ -94,8 +96,7 @@ static void read_diskstats(struct sample *out)
     unsigned long long rd, wr, skip;
     uint64_t rbytes = 0, wbytes = 0;
     while (fgets(line, sizeof(line), f)) {
-        if (sscanf(line,
-                   "%*u %*u %63s %llu %llu %llu %llu %llu %llu %llu",
+        if (sscanf(line, "%*u %*u %63s %llu %llu %llu %llu %llu %llu %llu",
                    name, &skip, &skip, &rd, &skip, &skip, &skip, &wr) != 8)
             continue;
         if (!is_disk(name))
@@ -128,8 +129,7 @@ static void read_info(struct sample *out, double mem_total)
 {
     struct utsname u;
     if (uname(&u) == 0) {
-        snprintf(out->info.host, sizeof(out->info.host), "%.63s",
-                 u.nodename);
+        snprintf(out->info.host, sizeof(out->info.host), "%.63s", u.nodename);
         snprintf(out->info.release, sizeof(out->info.release), "%.63s",
                  u.release);
     }

@@ -20,7 +20,7 @@ static const char *const info_names[INFO_COUNT] = {
     [INFO_PHYSMEM] = "mem.physmem",
 };
 
-#define NPMID (METRIC_COUNT + INFO_COUNT)
+#define NPMID          (METRIC_COUNT + INFO_COUNT)
 #define DERIVED_PREFIX "pxderived."
 
 struct pcp_state {
@@ -187,9 +187,8 @@ static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
     pmAtomValue a;
     const pmValue *v = pick(vs, PM_IN_NULL);
     bool str = i == INFO_HOST || i == INFO_RELEASE;
-    if (!v ||
-        pmExtractValue(vs->valfmt, v, d->type, &a,
-                       str ? PM_TYPE_STRING : PM_TYPE_DOUBLE) < 0)
+    if (!v || pmExtractValue(vs->valfmt, v, d->type, &a,
+                             str ? PM_TYPE_STRING : PM_TYPE_DOUBLE) < 0)
         return;
     switch (i) {
     case INFO_HOST:

@@ -124,8 +124,7 @@ static void *sampler_main(void *arg)
 }
 
 struct sampler *sampler_start(const struct backend *const *candidates,
-                              const char *target, double interval,
-                              int wake_fd)
+                              const char *target, double interval, int wake_fd)
 {
     struct sampler *s = calloc(1, sizeof(*s));
     if (!s)

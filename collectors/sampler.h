@@ -16,8 +16,7 @@ struct sampler;
  * once. After each fetch one byte is written to wake_fd (if >= 0).
  * Returns NULL only when the thread cannot be created. */
 struct sampler *sampler_start(const struct backend *const *candidates,
-                              const char *target, double interval,
-                              int wake_fd);
+                              const char *target, double interval, int wake_fd);
 
 /* Copies the newest sample not yet taken into out; false if none. */
 bool sampler_take(struct sampler *s, struct sample *out);

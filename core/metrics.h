@@ -32,8 +32,8 @@ enum metric_format {
 /* X(id, key, label, PCP name or derived expression, PCP instance or NULL,
  *   kind, raw unit, format) */
 #define METRIC_TABLE(X)                                                        \
-    X(CPU_USER, "cpu_user", "CPU user %", "kernel.all.cpu.user", NULL,        \
-      MK_CPU, MU_MSEC, MF_PERCENT)                                             \
+    X(CPU_USER, "cpu_user", "CPU user %", "kernel.all.cpu.user", NULL, MK_CPU, \
+      MU_MSEC, MF_PERCENT)                                                     \
     X(CPU_SYS, "cpu_sys", "CPU sys %", "kernel.all.cpu.sys", NULL, MK_CPU,     \
       MU_MSEC, MF_PERCENT)                                                     \
     X(CPU_IDLE, "cpu_idle", "CPU idle %", "kernel.all.cpu.idle", NULL, MK_CPU, \
@@ -56,8 +56,8 @@ enum metric_format {
       MK_RATE, MU_BYTE, MF_BYTES)                                              \
     X(DISK_WRITE, "disk_write", "disk write B/s", "disk.all.write_bytes",      \
       NULL, MK_RATE, MU_BYTE, MF_BYTES)                                        \
-    X(MEM_USED, "mem_used", "memory used",                                     \
-      "mem.physmem - mem.util.available", NULL, MK_INSTANT, MU_BYTE, MF_BYTES)
+    X(MEM_USED, "mem_used", "memory used", "mem.physmem - mem.util.available", \
+      NULL, MK_INSTANT, MU_BYTE, MF_BYTES)
 
 enum metric_id {
 #define METRIC_ENUM(id, ...) METRIC_##id,

@@ -44,8 +44,8 @@ static double figure(const struct source_model *m, const struct sample *s,
     double rate;
     if (d->kind == MK_RATE) {
         double dt = sample_midpoint(s) - sample_midpoint(p);
-        if (counter_rate(p->count[id], s->count[id], s->width[id], dt,
-                         &rate) != RATE_OK)
+        if (counter_rate(p->count[id], s->count[id], s->width[id], dt, &rate) !=
+            RATE_OK)
             return NAN;
         return rate;
     }

@@ -9,8 +9,8 @@ enum rate_status counter_delta(uint64_t prev, uint64_t cur, unsigned width,
     if (width == 0 || width > 64)
         width = 64;
     uint64_t mask = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
-    uint64_t half = width == 64 ? UINT64_C(1) << 63 : UINT64_C(1)
-                                                          << (width - 1);
+    uint64_t half =
+        width == 64 ? UINT64_C(1) << 63 : UINT64_C(1) << (width - 1);
     uint64_t d = (cur - prev) & mask;
     if (cur >= prev) {
         *delta = d;

@@ -10,8 +10,7 @@
 
 #include "collectors/sampler.h"
 
-int session_open(struct session *s, double interval, char *err,
-                 size_t errlen)
+int session_open(struct session *s, double interval, char *err, size_t errlen)
 {
     memset(s, 0, sizeof(*s));
     s->interval = interval;

@@ -20,8 +20,7 @@ struct session {
 
 /* Starts watching this host every `interval` seconds. 0, or -1 with a
  * one-line reason in err. */
-int session_open(struct session *s, double interval, char *err,
-                 size_t errlen);
+int session_open(struct session *s, double interval, char *err, size_t errlen);
 
 /* The descriptor to poll for "a sample arrived". */
 int session_fd(const struct session *s);

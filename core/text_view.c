@@ -9,8 +9,7 @@
 
 #define COL_W (VIEW_VALUE_W + 1 + VIEW_SPARK_W + 2)
 
-static void print_header_row(FILE *f, const struct source_model *srcs,
-                             int nsrc,
+static void print_header_row(FILE *f, const struct source_model *srcs, int nsrc,
                              void (*cell)(const struct source_model *, char *,
                                           size_t))
 {

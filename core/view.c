@@ -39,8 +39,7 @@ void view_source_backend(const struct source_model *m, char *buf, size_t n)
 }
 
 void view_metric_cell(const struct source_model *m, int id, char *val,
-                      size_t vn, char *spark, size_t sn, int spark_w,
-                      bool utf8)
+                      size_t vn, char *spark, size_t sn, int spark_w, bool utf8)
 {
     const struct metric_desc *d = &metric_descs[id];
     char raw[32];

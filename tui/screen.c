@@ -94,8 +94,8 @@ static void draw_table(const struct session *s, bool utf8)
 static void draw_too_small(void)
 {
     char msg[80];
-    snprintf(msg, sizeof(msg), "terminal %dx%d is too small: need %dx%d",
-             COLS, LINES, TUI_MIN_COLS, TUI_MIN_ROWS);
+    snprintf(msg, sizeof(msg), "terminal %dx%d is too small: need %dx%d", COLS,
+             LINES, TUI_MIN_COLS, TUI_MIN_ROWS);
     mvaddnstr(LINES / 2, 0, msg, COLS);
 }
 

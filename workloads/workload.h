@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define WL_MAX_PARAMS 6
-#define WL_MAX_EXTRA 16
+#define WL_MAX_EXTRA  16
 
 enum wl_better {
     WL_LOWER_IS_BETTER,  /* latencies, times */
@@ -38,11 +38,11 @@ struct wl_param {
 /* Live progress in memory shared by the child (writer) and the parent
  * (reader). Plain atomics, no locks: a reader may see a slightly old set. */
 struct wl_progress {
-    _Atomic uint64_t ops;      /* operations done in the measured phase */
-    _Atomic int phase;         /* enum wl_phase */
-    _Atomic int stop;          /* set by the parent: end the run now */
-    _Atomic double wall;       /* seconds of the measured phase so far */
-    _Atomic double user, sys;  /* CPU seconds of the measured phase so far */
+    _Atomic uint64_t ops;     /* operations done in the measured phase */
+    _Atomic int phase;        /* enum wl_phase */
+    _Atomic int stop;         /* set by the parent: end the run now */
+    _Atomic double wall;      /* seconds of the measured phase so far */
+    _Atomic double user, sys; /* CPU seconds of the measured phase so far */
 };
 
 enum wl_phase {
@@ -62,11 +62,11 @@ struct wl_extra {
 
 /* What one run gives: the primary figure and any secondary ones. */
 struct wl_result {
-    double figure;  /* in the descriptor's unit */
-    uint64_t ops;   /* operations measured */
-    double wall;    /* seconds of wall time measured */
+    double figure; /* in the descriptor's unit */
+    uint64_t ops;  /* operations measured */
+    double wall;   /* seconds of wall time measured */
     double user, sys;
-    int placement;  /* the placement actually used, see WL_PLACE_* */
+    int placement; /* the placement actually used, see WL_PLACE_* */
     int nextra;
     struct wl_extra extra[WL_MAX_EXTRA];
 };
@@ -82,10 +82,16 @@ enum wl_placement {
 
 /* The context a workload runs in. */
 struct wl_ctx {
-    const double *param;  /* values, in the order of the descriptor's params */
-    const char *dir;      /* a private directory, removed after the run */
+    const double *param; /* values, in the order of the descriptor's params */
+    const char *dir;     /* a private directory, removed after the run */
     struct wl_progress *progress;
-    void *state;          /* the workload's own, set by setup */
+    void *state; /* the workload's own, set by setup */
+    /* The run's mode, for composite workloads (the runner applies it to
+     * step workloads itself): seconds per repeat, or, when count > 0, a
+     * number of operations. Composites with a fixed amount of work may
+     * ignore both; the runner never sets progress->stop at the deadline. */
+    double duration;
+    uint64_t count;
 };
 
 struct workload {
@@ -98,9 +104,9 @@ struct workload {
     /* Simple workloads: the runner times `step` calls in batches (so a stop
      * request is seen within 100 ms), publishes progress between them, and
      * computes the figure from figure_kind and scale (or `figure`). */
-    int (*setup)(struct wl_ctx *ctx);              /* optional; 0 or -1 */
-    int (*step)(struct wl_ctx *ctx, uint64_t n);   /* n operations; 0 or -1 */
-    void (*teardown)(struct wl_ctx *ctx);          /* optional */
+    int (*setup)(struct wl_ctx *ctx);            /* optional; 0 or -1 */
+    int (*step)(struct wl_ctx *ctx, uint64_t n); /* n operations; 0 or -1 */
+    void (*teardown)(struct wl_ctx *ctx);        /* optional */
     enum wl_figure_kind figure_kind;
     double scale;
     double (*figure)(const struct wl_ctx *ctx, uint64_t ops, double secs);

@@ -1,0 +1,46 @@
+#!/bin/bash
+# parallax's command line: --help/--version, one-line errors with exit 2
+# for bad input, and --text printing N plain refreshes from PCP (and from
+# libgtop+/proc when the PCP namespace is missing).
+set -u
+. "$(dirname "$0")/../lib.sh"
+bin=${PARALLAX_BUILD:-build}/parallax
+[ -x "$bin" ] || fail "no $bin; run make build"
+
+"$bin" --version | grep -qE '^parallax [0-9]+\.[0-9]+\.[0-9]+$' ||
+    fail "--version"
+"$bin" --help | grep -q '^Usage: parallax' || fail "--help"
+
+expect_fail 2 "interval '0' .* try -t 1" "$bin" -t 0
+expect_fail 2 "interval 'abc'" "$bin" -t abc
+expect_fail 2 "interval '-2'" "$bin" -t -2
+expect_fail 2 "unknown option '--bogus'; see --help" "$bin" --bogus
+expect_fail 2 "unknown option '-x'" "$bin" -x
+expect_fail 2 "samples '0'" "$bin" --text -n 0
+expect_fail 2 "add --text" "$bin" -n 3
+expect_fail 2 "not a terminal.*--text" "$bin"
+
+check_text() {
+    local out=$1 backend=$2
+    [ "$(grep -c '^parallax ' "$out")" -eq 2 ] || fail "want 2 refreshes"
+    grep -q "via $backend" "$out" || fail "backend $backend not named"
+    if grep -qP '\x1b' "$out"; then fail "escape sequence in --text"; fi
+    # every refresh has a figure (not n/a) in the host column
+    [ "$(grep -cE '^CPU user % +[0-9]+\.[0-9]' "$out")" -eq 2 ] ||
+        fail "no CPU figure"
+    [ "$(grep -cE '^forks/s +[0-9]' "$out")" -eq 2 ] || fail "no fork rate"
+    [ "$(grep -cE '^memory used +[0-9.]+[KMG]' "$out")" -eq 2 ] ||
+        fail "no memory figure"
+    echo "ok: --text via $backend"
+}
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$bin" --text -n 2 -t 0.3 >"$out" || fail "--text exited $?"
+check_text "$out" "pcp local"
+
+# without a PCP namespace the fallback reads the host
+PMNS_DEFAULT=/nonexistent "$bin" --text -n 2 -t 0.3 >"$out" 2>/dev/null ||
+    fail "--text (fallback) exited $?"
+check_text "$out" "libgtop+/proc"
+echo "all cli checks passed"

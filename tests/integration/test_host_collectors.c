@@ -1,0 +1,162 @@
+/* Both host collectors against /proc/stat over the same interval: the PCP
+ * local context (no daemon) and the libgtop+/proc fallback must see the
+ * same counters as the kernel (same order of magnitude, same sign of
+ * change) while this test forks and burns CPU in between. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "collectors/backend.h"
+
+#define FORKS 40
+
+struct proc_stat {
+    double user_ms, sys_ms, idle_ms;
+    uint64_t ctxt, processes, intr;
+};
+
+static struct proc_stat read_proc_stat(void)
+{
+    struct proc_stat p = {0};
+    double ms = 1000.0 / (double)sysconf(_SC_CLK_TCK);
+    unsigned long long u, n, s, i, x;
+    char line[4096];
+    FILE *f = fopen("/proc/stat", "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f)) {
+        /* "cpu " only: "cpu0" would scan as "cpu" and a number */
+        if (strncmp(line, "cpu ", 4) == 0 &&
+            sscanf(line + 4, "%llu %llu %llu %llu", &u, &n, &s, &i) == 4) {
+            p.user_ms = (double)u * ms;
+            p.sys_ms = (double)s * ms;
+            p.idle_ms = (double)i * ms;
+        } else if (sscanf(line, "ctxt %llu", &x) == 1) {
+            p.ctxt = x;
+        } else if (sscanf(line, "processes %llu", &x) == 1) {
+            p.processes = x;
+        } else if (sscanf(line, "intr %llu", &x) == 1) {
+            p.intr = x;
+        }
+    }
+    fclose(f);
+    return p;
+}
+
+/* Forks FORKS children and burns ~300 ms of user CPU. */
+static void make_activity(void)
+{
+    for (int i = 0; i < FORKS; i++) {
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(0);
+        waitpid(pid, NULL, 0);
+    }
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    volatile double x = 1;
+    do {
+        for (int i = 0; i < 100000; i++)
+            x = x * 1.0000001 + 1e-9;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((double)(t.tv_sec - t0.tv_sec) +
+                 (double)(t.tv_nsec - t0.tv_nsec) / 1e9 <
+             0.3);
+}
+
+/* a and b agree in magnitude: within a factor of `f` of each other */
+static void assert_close(double a, double b, double f, const char *what)
+{
+    if (!(a > 0 && b > 0 && a / b < f && b / a < f))
+        fail_msg("%s: collector %.1f vs /proc/stat %.1f", what, a, b);
+}
+
+static void check_backend(const struct backend *be)
+{
+    char err[160] = "";
+    void *st = be->open(NULL, err, sizeof(err));
+    if (!st)
+        fail_msg("%s did not open: %s", be->name, err);
+    struct sample s0, s1;
+    memset(&s0, 0, sizeof(s0));
+    memset(&s1, 0, sizeof(s1));
+
+    struct proc_stat p0 = read_proc_stat();
+    assert_int_equal(be->fetch(st, &s0), 0);
+    make_activity();
+    struct proc_stat p1 = read_proc_stat();
+    assert_int_equal(be->fetch(st, &s1), 0);
+    be->close(st);
+
+    for (int i = 0; i < METRIC_COUNT; i++) {
+        if (i == METRIC_DISK_READ || i == METRIC_DISK_WRITE)
+            continue; /* a VM may have no disk the kernel counts */
+        if (!s1.have[i])
+            fail_msg("%s lacks %s", be->name, metric_descs[i].key);
+    }
+    /* absolute values: the same counters the kernel keeps */
+    assert_close((double)s1.count[METRIC_FORKS], (double)p1.processes, 1.01,
+                 "forks total");
+    assert_close((double)s1.count[METRIC_CTXSW], (double)p1.ctxt, 1.1,
+                 "context switches total");
+    assert_close((double)s1.count[METRIC_CPU_USER], p1.user_ms, 1.2,
+                 "user ms total");
+    /* changes over the same interval: same sign, same magnitude */
+    double forks = (double)(s1.count[METRIC_FORKS] - s0.count[METRIC_FORKS]);
+    assert_true(forks >= FORKS);
+    assert_close(forks, (double)(p1.processes - p0.processes), 1.5,
+                 "forks delta");
+    assert_close((double)(s1.count[METRIC_CTXSW] - s0.count[METRIC_CTXSW]),
+                 (double)(p1.ctxt - p0.ctxt), 3, "context switch delta");
+    assert_close(
+        (double)(s1.count[METRIC_CPU_USER] - s0.count[METRIC_CPU_USER]),
+        p1.user_ms - p0.user_ms, 3, "user ms delta");
+    assert_close((double)(s1.count[METRIC_INTR] - s0.count[METRIC_INTR]),
+                 (double)(p1.intr - p0.intr), 3, "interrupt delta");
+    /* instant values and what the source is */
+    assert_true(s1.value[METRIC_MEM_USED] > 0);
+    assert_true(s1.value[METRIC_MEM_USED] < s1.info.mem_bytes);
+    assert_true(s1.value[METRIC_LOAD1] >= 0);
+    assert_int_equal(s1.info.ncpu, (int)sysconf(_SC_NPROCESSORS_ONLN));
+    assert_true(strlen(s1.info.release) > 0);
+    /* timestamps bracket the fetch */
+    assert_true(s1.t_before <= s1.t_after);
+    assert_true(s1.t_before > s0.t_after);
+    assert_true(isfinite(s1.t_source) && s1.t_source > s0.t_source);
+}
+
+static void test_pcp_local(void **state)
+{
+    (void)state;
+    check_backend(&backend_pcp_local);
+}
+
+static void test_gtop(void **state)
+{
+    (void)state;
+    check_backend(&backend_gtop);
+}
+
+static void test_local_prefers_pcp(void **state)
+{
+    (void)state;
+    assert_ptr_equal(local_backends[0], &backend_pcp_local);
+    assert_ptr_equal(local_backends[1], &backend_gtop);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pcp_local),
+        cmocka_unit_test(test_gtop),
+        cmocka_unit_test(test_local_prefers_pcp),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,76 @@
+#!/bin/bash
+# The real live screen in a real terminal (tmux): numbers appear in the host
+# column, a resize down to 40x12 and back keeps it drawing, a smaller window
+# says so, q quits with status 0 and the shell prompt works again; SIGINT,
+# SIGTERM and SIGHUP also restore the terminal; a too-small terminal at
+# start gives a one-line error and exit 2.
+set -u
+. "$(dirname "$0")/../lib.sh"
+bin=$(cd "$(dirname "$0")/../.." && pwd)/${PARALLAX_BUILD:-build}/parallax
+[ -n "${PARALLAX_BUILD:-}" ] && bin=$PARALLAX_BUILD/parallax
+[ -x "$bin" ] || fail "no $bin; run make build"
+
+sock=parallax-test-$$
+tm() { tmux -L "$sock" "$@"; }
+trap 'tm kill-server 2>/dev/null' EXIT
+screen() { tm capture-pane -p -J -t t; }
+has() { screen | grep -qE "$1"; }
+size() { tm resize-window -t t -x "$1" -y "$2"; }
+
+export TERM=xterm-256color LANG=C.UTF-8
+tm -f /dev/null new-session -d -s t -x 100 -y 30 "bash --norc --noprofile" ||
+    fail "tmux did not start"
+tm set-option -g window-size manual
+tm send-keys -t t "PS1='PROMPT\$ '; clear" Enter
+wait_for 5 has '^PROMPT\$' || fail "no shell prompt"
+
+# run parallax; its exit status is echoed when it ends
+start() {
+    tm send-keys -t t "clear; $bin -t 0.5; echo EXIT=\$?" Enter
+    wait_for 10 has '^CPU user % +[0-9]+\.[0-9]' || {
+        screen
+        fail "no CPU figure in the host column"
+    }
+}
+prompt_ok() {
+    local want=$1
+    wait_for 5 has "^EXIT=$want\$" || { screen; fail "exit status not $want"; }
+    tm send-keys -t t "echo alive-\$((6*7))" Enter
+    wait_for 5 has '^alive-42$' || { screen; fail "prompt not usable"; }
+    tm send-keys -t t "clear" Enter
+    echo "ok: exit $want, prompt usable"
+}
+
+start
+has 'via pcp local' || fail "collector not named"
+has '^ q Quit' || fail "no key bar"
+echo "ok: figures on screen"
+
+size 40 12
+wait_for 5 has '^CPU user %' || { screen; fail "nothing drawn at 40x12"; }
+size 39 11
+wait_for 5 has 'too small' || { screen; fail "no too-small notice"; }
+size 100 30
+wait_for 5 has '^forks/s +[0-9]' || { screen; fail "no redraw after resize"; }
+echo "ok: resize 40x12, 39x11 and back"
+
+tm send-keys -t t q
+prompt_ok 0
+
+pid_of() { pgrep -f "^$bin -t 0.5" | head -1; }
+for sig in INT TERM HUP; do
+    start
+    pid=$(pid_of)
+    [ -n "$pid" ] || fail "no parallax process"
+    kill -s "$sig" "$pid"
+    case $sig in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; esac
+    prompt_ok "$want"
+done
+
+# a window too small from the start: one line, exit 2
+size 30 10
+tm send-keys -t t "clear; $bin; echo EXIT=\$?" Enter
+wait_for 5 has '^EXIT=2$' || { screen; fail "no exit 2 when too small"; }
+has 'terminal is 30x10, parallax needs at least 40x12' ||
+    { screen; fail "no size message"; }
+echo "all screen checks passed"

@@ -1,0 +1,159 @@
+/* The model: the first sample gives no rate, rates follow the measured
+ * interval (jitter), CPU shares use the source's clock, resets and wraps,
+ * failed fetches and missing metrics read n/a, history keeps gaps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/model.h"
+
+/* A sample at host time t (fetch taking 2 ms) and source time 1000 + t. */
+static struct sample mk(double t)
+{
+    struct sample s;
+    memset(&s, 0, sizeof(s));
+    s.ok = true;
+    s.backend = "test";
+    s.t_before = t - 0.001;
+    s.t_after = t + 0.001;
+    s.t_source = 1000 + t;
+    s.info.ncpu = 2;
+    for (int i = 0; i < METRIC_COUNT; i++) {
+        s.have[i] = true;
+        s.width[i] = 64;
+    }
+    return s;
+}
+
+static void test_first_sample_has_no_rate(void **state)
+{
+    (void)state;
+    struct source_model m;
+    model_init(&m, "host");
+    assert_int_equal(m.state, SRC_CONNECTING);
+    struct sample s = mk(10);
+    s.count[METRIC_FORKS] = 500;
+    s.value[METRIC_LOAD1] = 0.75;
+    model_update(&m, &s);
+    assert_int_equal(m.state, SRC_LIVE);
+    assert_true(isnan(m.value[METRIC_FORKS]));
+    assert_true(isnan(m.value[METRIC_CPU_USER]));
+    assert_true(fabs(m.value[METRIC_LOAD1] - 0.75) < 1e-12);
+    assert_true(isnan(history_get(&m.hist[METRIC_FORKS], 0)));
+}
+
+static void test_rate_over_jittered_interval(void **state)
+{
+    (void)state;
+    struct source_model m;
+    model_init(&m, "host");
+    struct sample a = mk(10), b = mk(11.25), c = mk(12.0);
+    a.count[METRIC_CTXSW] = 1000;
+    b.count[METRIC_CTXSW] = 1500; /* 500 over 1.25 s */
+    c.count[METRIC_CTXSW] = 1800; /* 300 over 0.75 s */
+    model_update(&m, &a);
+    model_update(&m, &b);
+    assert_true(fabs(m.value[METRIC_CTXSW] - 400) < 1e-6);
+    model_update(&m, &c);
+    assert_true(fabs(m.value[METRIC_CTXSW] - 400) < 1e-6);
+    assert_true(fabs(history_get(&m.hist[METRIC_CTXSW], 1) - 400) < 1e-6);
+}
+
+static void test_cpu_share_uses_source_clock(void **state)
+{
+    (void)state;
+    struct source_model m;
+    model_init(&m, "guest");
+    struct sample a = mk(10), b = mk(11);
+    /* the source's clock saw 2 s pass while the host saw 1 s */
+    b.t_source = a.t_source + 2.0;
+    a.count[METRIC_CPU_USER] = 0;
+    b.count[METRIC_CPU_USER] = 1000; /* 1000 ms over 2 s on 2 CPUs: 25% */
+    model_update(&m, &a);
+    model_update(&m, &b);
+    assert_true(fabs(m.value[METRIC_CPU_USER] - 25.0) < 1e-9);
+}
+
+static void test_cpu_share_without_source_clock(void **state)
+{
+    (void)state;
+    struct source_model m;
+    model_init(&m, "host");
+    struct sample a = mk(10), b = mk(11);
+    a.t_source = b.t_source = NAN;
+    b.count[METRIC_CPU_SYS] = 500; /* 500 ms over 1 s on 2 CPUs */
+    model_update(&m, &a);
+    model_update(&m, &b);
+    assert_true(fabs(m.value[METRIC_CPU_SYS] - 25.0) < 1e-9);
+}
+
+static void test_reset_gives_na_then_recovers(void **state)
+{
+    (void)state;
+    struct source_model m;
+    model_init(&m, "host");
+    struct sample a = mk(1), b = mk(2), c = mk(3);
+    a.count[METRIC_FORKS] = 90000;
+    b.count[METRIC_FORKS] = 20; /* rebooted */
+    c.count[METRIC_FORKS] = 70;
+    model_update(&m, &a);
+    model_update(&m, &b);
+    assert_true(isnan(m.value[METRIC_FORKS]));
+    model_update(&m, &c);
+    assert_true(fabs(m.value[METRIC_FORKS] - 50) < 1e-6);
+}
+
+static void test_wrap_32_in_model(void **state)
+{
+    (void)state;
+    struct source_model m;
+    model_init(&m, "host");
+    struct sample a = mk(1), b = mk(2);
+    a.width[METRIC_INTR] = b.width[METRIC_INTR] = 32;
+    a.count[METRIC_INTR] = UINT32_MAX - 99;
+    b.count[METRIC_INTR] = 100; /* 200 across the wrap */
+    model_update(&m, &a);
+    model_update(&m, &b);
+    assert_true(fabs(m.value[METRIC_INTR] - 200) < 1e-6);
+}
+
+static void test_failed_fetch_and_missing_metric(void **state)
+{
+    (void)state;
+    struct source_model m;
+    model_init(&m, "guest");
+    struct sample a = mk(1), down = mk(2), c = mk(3);
+    a.count[METRIC_FORKS] = 10;
+    down.ok = false;
+    strcpy(down.error, "connection refused");
+    c.count[METRIC_FORKS] = 30;
+    c.have[METRIC_DISK_READ] = false;
+    model_update(&m, &a);
+    model_update(&m, &down);
+    assert_int_equal(m.state, SRC_DOWN);
+    assert_string_equal(m.error, "connection refused");
+    assert_true(isnan(m.value[METRIC_LOAD1]));
+    model_update(&m, &c);
+    assert_int_equal(m.state, SRC_LIVE);
+    /* the rate spans the gap, against the last good sample */
+    assert_true(fabs(m.value[METRIC_FORKS] - 10) < 1e-6);
+    assert_true(isnan(m.value[METRIC_DISK_READ]));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_first_sample_has_no_rate),
+        cmocka_unit_test(test_rate_over_jittered_interval),
+        cmocka_unit_test(test_cpu_share_uses_source_clock),
+        cmocka_unit_test(test_cpu_share_without_source_clock),
+        cmocka_unit_test(test_reset_gives_na_then_recovers),
+        cmocka_unit_test(test_wrap_32_in_model),
+        cmocka_unit_test(test_failed_fetch_and_missing_metric),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
