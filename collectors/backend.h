@@ -10,6 +10,10 @@
 
 struct backend {
     const char *name; /* shown on screen: "pcp local", "libgtop+/proc" */
+    /* Optional: process-wide set-up, run once in the main thread before any
+     * sampler thread starts (libpcp calls setenv while it reads its
+     * configuration, which races with getenv in other threads). */
+    void (*global_init)(void);
     /* Opens `target` (NULL: this host). Returns the backend's state, or
      * NULL with a one-line reason in err. Called from the owning thread. */
     void *(*open)(const char *target, char *err, size_t errlen);

@@ -4,7 +4,6 @@
  * so a sampler thread opens, fetches and closes it. */
 #include <math.h>
 #include <pcp/pmapi.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +41,15 @@ static void pcp_name(int id, char *buf, size_t n)
         snprintf(buf, n, "%s", d->pcp);
 }
 
-static void register_derived(void)
+/* Reads PCP's configuration (libpcp exports it with setenv) and registers
+ * the derived metrics, once, before any thread exists. */
+static void pcp_global_init(void)
 {
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    pmGetConfig("PCP_VAR_DIR");
     for (int id = 0; id < METRIC_COUNT; id++) {
         if (!strchr(metric_descs[id].pcp, ' '))
             continue;
@@ -125,9 +131,7 @@ static int pcp_lookup(struct pcp_state *st, char *err, size_t errlen)
 
 static void *pcp_open_local(const char *target, char *err, size_t errlen)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
     (void)target;
-    pthread_once(&once, register_derived);
     struct pcp_state *st = calloc(1, sizeof(*st));
     if (!st) {
         snprintf(err, errlen, "out of memory");
@@ -242,6 +246,7 @@ static void pcp_close(void *state)
 
 const struct backend backend_pcp_local = {
     .name = "pcp local",
+    .global_init = pcp_global_init,
     .open = pcp_open_local,
     .fetch = pcp_fetch,
     .close = pcp_close,

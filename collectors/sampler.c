@@ -126,6 +126,9 @@ static void *sampler_main(void *arg)
 struct sampler *sampler_start(const struct backend *const *candidates,
                               const char *target, double interval, int wake_fd)
 {
+    for (int i = 0; candidates[i]; i++)
+        if (candidates[i]->global_init)
+            candidates[i]->global_init();
     struct sampler *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;

@@ -27,7 +27,8 @@ void text_view_print(FILE *f, const struct source_model *srcs, int nsrc,
 {
     char stamp[32];
     time_t now = time(NULL);
-    strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", localtime(&now));
+    struct tm tm;
+    strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", localtime_r(&now, &tm));
     fprintf(f, "parallax %s - interval %.1f s - %s\n", PARALLAX_VERSION,
             interval, stamp);
     print_header_row(f, srcs, nsrc, view_source_title);

@@ -18,7 +18,8 @@ static void draw_title(const struct session *s)
 {
     char left[128], clock[16];
     time_t now = time(NULL);
-    strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&now));
+    struct tm tm;
+    strftime(clock, sizeof(clock), "%H:%M:%S", localtime_r(&now, &tm));
     snprintf(left, sizeof(left), " parallax %s - interval %.1f s",
              PARALLAX_VERSION, s->interval);
     attron(A_REVERSE);

@@ -32,12 +32,21 @@ static void on_term(int sig)
         return; /* the pipe is full: a quit is already pending */
 }
 
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+static struct sigaction
+    fatal_prev[sizeof(fatal_signals) / sizeof(fatal_signals[0])];
+
+/* Restores the terminal, then hands the signal to whoever handled it
+ * before (the default action, or a sanitizer's reporter). */
 static void on_fatal(int sig)
 {
     if (curses_on)
         endwin(); /* not async-signal-safe, but the alternative is a
                      terminal left raw; htop does the same */
-    signal(sig, SIG_DFL);
+    for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]);
+         i++)
+        if (fatal_signals[i] == sig)
+            sigaction(sig, &fatal_prev[i], NULL);
     raise(sig);
 }
 
@@ -49,10 +58,9 @@ static void install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     sa.sa_handler = on_fatal;
-    sa.sa_flags = SA_RESETHAND;
-    const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-        sigaction(fatal[i], &sa, NULL);
+    for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]);
+         i++)
+        sigaction(fatal_signals[i], &sa, &fatal_prev[i]);
 }
 
 /* Sends stderr to the log file while curses owns the terminal: libraries

@@ -81,6 +81,8 @@ static void assert_close(double a, double b, double f, const char *what)
 static void check_backend(const struct backend *be)
 {
     char err[160] = "";
+    if (be->global_init)
+        be->global_init();
     void *st = be->open(NULL, err, sizeof(err));
     if (!st)
         fail_msg("%s did not open: %s", be->name, err);
