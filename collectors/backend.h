@@ -24,9 +24,12 @@ struct backend {
 
 extern const struct backend backend_pcp_local;
 extern const struct backend backend_gtop;
+extern const struct backend backend_pcp_host; /* target "host[:port]" */
 
 /* The backends that can read this host, most preferred first; NULL-ended. */
 extern const struct backend *const local_backends[];
+/* ... and a guest or other host running pmcd. */
+extern const struct backend *const remote_backends[];
 
 /* Host CLOCK_MONOTONIC in seconds. */
 double mono_now(void);

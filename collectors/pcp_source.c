@@ -1,7 +1,7 @@
-/* The PCP backend: reads the metric table (and what a source is) with one
- * pmFetch per sample from a PCP context. The local host uses PCP's local
- * context (no daemon); its context belongs to the thread that opens it,
- * so a sampler thread opens, fetches and closes it. */
+/* The PCP backends: read the metric table (and what a source is) with one
+ * pmFetch per sample from a PCP context: the local context for this host
+ * (no daemon; the context belongs to the thread that opens it, so a sampler
+ * thread opens, fetches and closes it) or a host context for a pmcd. */
 #include <math.h>
 #include <pcp/pmapi.h>
 #include <stdio.h>
@@ -28,6 +28,7 @@ struct pcp_state {
     pmDesc desc[NPMID];
     bool known[NPMID]; /* the source has this metric */
     int inst[NPMID];   /* instance to pick, PM_IN_NULL for singular */
+    bool pmda;         /* pmdaparallax answers */
 };
 
 /* The name a table entry is fetched by: derived expressions (they contain
@@ -50,6 +51,10 @@ static void pcp_global_init(void)
         return;
     done = true;
     pmGetConfig("PCP_VAR_DIR");
+    /* a guest that does not answer holds only its own sampler, and not for
+     * PCP's defaults (5 s to connect, 10 s per request) */
+    setenv("PMCD_CONNECT_TIMEOUT", "3", 0);
+    setenv("PMCD_REQUEST_TIMEOUT", "4", 0);
     for (int id = 0; id < METRIC_COUNT; id++) {
         if (!strchr(metric_descs[id].pcp, ' '))
             continue;
@@ -129,17 +134,27 @@ static int pcp_lookup(struct pcp_state *st, char *err, size_t errlen)
     return 0;
 }
 
-static void *pcp_open_local(const char *target, char *err, size_t errlen)
+/* pmdaparallax answers when the source's namespace has parallax.* */
+static bool has_pmda(void)
 {
-    (void)target;
+    char **names = NULL;
+    int n = pmGetChildren("parallax", &names);
+    free(names);
+    return n > 0;
+}
+
+static void *pcp_open(int type, const char *target, char *err, size_t errlen)
+{
     struct pcp_state *st = calloc(1, sizeof(*st));
     if (!st) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    st->ctx = pmNewContext(PM_CONTEXT_LOCAL, NULL);
+    st->ctx = pmNewContext(type, target);
     if (st->ctx < 0) {
-        fmt_err(err, errlen, "PCP local context", st->ctx);
+        fmt_err(err, errlen,
+                type == PM_CONTEXT_LOCAL ? "PCP local context" : "pmcd",
+                st->ctx);
         free(st);
         return NULL;
     }
@@ -148,7 +163,19 @@ static void *pcp_open_local(const char *target, char *err, size_t errlen)
         free(st);
         return NULL;
     }
+    st->pmda = type == PM_CONTEXT_HOST && has_pmda();
     return st;
+}
+
+static void *pcp_open_local(const char *target, char *err, size_t errlen)
+{
+    (void)target;
+    return pcp_open(PM_CONTEXT_LOCAL, NULL, err, errlen);
+}
+
+static void *pcp_open_host(const char *target, char *err, size_t errlen)
+{
+    return pcp_open(PM_CONTEXT_HOST, target, err, errlen);
 }
 
 /* The value of vset for instance inst (PM_IN_NULL: the only one). */
@@ -224,6 +251,7 @@ static int pcp_fetch(void *state, struct sample *out)
     }
     out->t_source =
         (double)rp->timestamp.tv_sec + (double)rp->timestamp.tv_usec / 1e6;
+    out->info.pmda = st->pmda;
     for (int i = 0; i < rp->numpmid && i < NPMID; i++) {
         const pmValueSet *vs = rp->vset[i];
         if (!st->known[i] || vs->numval <= 0)
@@ -248,6 +276,14 @@ const struct backend backend_pcp_local = {
     .name = "pcp local",
     .global_init = pcp_global_init,
     .open = pcp_open_local,
+    .fetch = pcp_fetch,
+    .close = pcp_close,
+};
+
+const struct backend backend_pcp_host = {
+    .name = "pcp",
+    .global_init = pcp_global_init,
+    .open = pcp_open_host,
     .fetch = pcp_fetch,
     .close = pcp_close,
 };

@@ -13,8 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RETRY_MIN 1.0  /* seconds before reopening a source that failed */
-#define RETRY_MAX 30.0 /* backoff ceiling */
+#define RETRY_MIN    1.0  /* seconds before reopening a source that failed */
+#define RETRY_MAX    30.0 /* backoff ceiling */
+#define STOP_WAIT_MS 200  /* how long sampler_stop waits for the thread */
 
 struct sampler {
     pthread_t thread;
@@ -25,6 +26,7 @@ struct sampler {
     double interval;
     int wake_fd;
     bool stop;
+    bool abandoned;     /* sampler_stop gave up waiting: the thread frees */
     bool fresh;         /* slot holds a sample not yet taken */
     struct sample slot; /* the newest sample */
 };
@@ -32,10 +34,11 @@ struct sampler {
 static void publish(struct sampler *s, const struct sample *smp)
 {
     pthread_mutex_lock(&s->lock);
+    bool stopping = s->stop; /* the session may have closed wake_fd */
     s->slot = *smp;
     s->fresh = true;
     pthread_mutex_unlock(&s->lock);
-    if (s->wake_fd >= 0) {
+    if (!stopping && s->wake_fd >= 0) {
         char c = 1;
         if (write(s->wake_fd, &c, 1) < 0 && errno != EAGAIN)
             return; /* the main loop also redraws on its timer */
@@ -78,6 +81,14 @@ static const struct backend *open_source(struct sampler *s, void **state,
     return NULL;
 }
 
+static void sampler_free(struct sampler *s)
+{
+    pthread_cond_destroy(&s->wake);
+    pthread_mutex_destroy(&s->lock);
+    free(s->target);
+    free(s);
+}
+
 static void *sampler_main(void *arg)
 {
     struct sampler *s = arg;
@@ -104,22 +115,28 @@ static void *sampler_main(void *arg)
         }
         if (!cur->ok && !cur->t_after)
             cur->t_before = cur->t_after = mono_now();
-        publish(s, cur);
 
         double iv = current_interval(s);
         next += iv;
         if (!cur->ok) {
             next = fmax(next, mono_now() + retry);
             retry = fmin(retry * 2, RETRY_MAX);
+            cur->retry_at = next;
         }
         if (next < mono_now()) /* fell behind: skip, do not burst */
             next = mono_now() + iv;
+        publish(s, cur);
         if (sleep_until(s, next))
             break;
     }
     if (be)
         be->close(state);
     free(cur);
+    pthread_mutex_lock(&s->lock);
+    bool abandoned = s->abandoned;
+    pthread_mutex_unlock(&s->lock);
+    if (abandoned)
+        sampler_free(s);
     return NULL;
 }
 
@@ -143,10 +160,7 @@ struct sampler *sampler_start(const struct backend *const *candidates,
     pthread_cond_init(&s->wake, &ca);
     pthread_condattr_destroy(&ca);
     if (pthread_create(&s->thread, NULL, sampler_main, s) != 0) {
-        pthread_cond_destroy(&s->wake);
-        pthread_mutex_destroy(&s->lock);
-        free(s->target);
-        free(s);
+        sampler_free(s);
         return NULL;
     }
     return s;
@@ -176,9 +190,20 @@ void sampler_stop(struct sampler *s)
     s->stop = true;
     pthread_cond_signal(&s->wake);
     pthread_mutex_unlock(&s->lock);
-    pthread_join(s->thread, NULL);
-    pthread_cond_destroy(&s->wake);
-    pthread_mutex_destroy(&s->lock);
-    free(s->target);
-    free(s);
+    /* A thread inside a hanging connect or fetch may take seconds to see
+     * the stop; quitting must not wait for it. It frees s when it ends. */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += STOP_WAIT_MS * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    if (pthread_timedjoin_np(s->thread, NULL, &until) == 0) {
+        sampler_free(s);
+        return;
+    }
+    pthread_t thread = s->thread; /* s may be freed once abandoned is set */
+    pthread_mutex_lock(&s->lock);
+    s->abandoned = true;
+    pthread_mutex_unlock(&s->lock);
+    pthread_detach(thread);
 }

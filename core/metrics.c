@@ -4,14 +4,15 @@
 #include <string.h>
 
 const struct metric_desc metric_descs[METRIC_COUNT] = {
-#define METRIC_DESC(id, key_, label_, pcp_, inst_, kind_, unit_, fmt_)         \
+#define METRIC_DESC(id, key_, label_, pcp_, inst_, kind_, unit_, fmt_, ro_)    \
     [METRIC_##id] = {.key = key_,                                              \
                      .label = label_,                                          \
                      .pcp = pcp_,                                              \
                      .inst = inst_,                                            \
                      .kind = kind_,                                            \
                      .unit = unit_,                                            \
-                     .format = fmt_},
+                     .format = fmt_,                                           \
+                     .ratio = ro_},
     METRIC_TABLE(METRIC_DESC)
 #undef METRIC_DESC
 };

@@ -21,6 +21,14 @@ enum metric_unit {
     MU_NONE,  /* dimensionless (load average) */
 };
 
+/* Which way a guest/host ratio is turned so that > 1 means worse in the
+ * guest; RO_NONE where more is neither better nor worse (forks, bytes). */
+enum ratio_orientation {
+    RO_NONE,
+    RO_HIGHER_WORSE, /* guest / host */
+    RO_LOWER_WORSE,  /* host / guest */
+};
+
 /* How the shown figure is formatted. */
 enum metric_format {
     MF_PERCENT, /* 12.3 */
@@ -30,34 +38,34 @@ enum metric_format {
 };
 
 /* X(id, key, label, PCP name or derived expression, PCP instance or NULL,
- *   kind, raw unit, format) */
+ *   kind, raw unit, format, ratio orientation) */
 #define METRIC_TABLE(X)                                                        \
     X(CPU_USER, "cpu_user", "CPU user %", "kernel.all.cpu.user", NULL, MK_CPU, \
-      MU_MSEC, MF_PERCENT)                                                     \
+      MU_MSEC, MF_PERCENT, RO_HIGHER_WORSE)                                    \
     X(CPU_SYS, "cpu_sys", "CPU sys %", "kernel.all.cpu.sys", NULL, MK_CPU,     \
-      MU_MSEC, MF_PERCENT)                                                     \
+      MU_MSEC, MF_PERCENT, RO_HIGHER_WORSE)                                    \
     X(CPU_IDLE, "cpu_idle", "CPU idle %", "kernel.all.cpu.idle", NULL, MK_CPU, \
-      MU_MSEC, MF_PERCENT)                                                     \
+      MU_MSEC, MF_PERCENT, RO_LOWER_WORSE)                                     \
     X(CPU_IOWAIT, "cpu_iowait", "iowait %", "kernel.all.cpu.wait.total", NULL, \
-      MK_CPU, MU_MSEC, MF_PERCENT)                                             \
+      MK_CPU, MU_MSEC, MF_PERCENT, RO_HIGHER_WORSE)                            \
     X(CPU_STEAL, "cpu_steal", "steal %", "kernel.all.cpu.steal", NULL, MK_CPU, \
-      MU_MSEC, MF_PERCENT)                                                     \
+      MU_MSEC, MF_PERCENT, RO_HIGHER_WORSE)                                    \
     X(CTXSW, "ctxsw", "ctx switch/s", "kernel.all.pswitch", NULL, MK_RATE,     \
-      MU_COUNT, MF_SI)                                                         \
+      MU_COUNT, MF_SI, RO_HIGHER_WORSE)                                        \
     X(FORKS, "forks", "forks/s", "kernel.all.sysfork", NULL, MK_RATE,          \
-      MU_COUNT, MF_SI)                                                         \
+      MU_COUNT, MF_SI, RO_NONE)                                                \
     X(INTR, "intr", "interrupts/s", "kernel.all.intr", NULL, MK_RATE,          \
-      MU_COUNT, MF_SI)                                                         \
+      MU_COUNT, MF_SI, RO_HIGHER_WORSE)                                        \
     X(RUNNABLE, "runnable", "runnable", "kernel.all.runnable", NULL,           \
-      MK_INSTANT, MU_COUNT, MF_SI)                                             \
+      MK_INSTANT, MU_COUNT, MF_SI, RO_HIGHER_WORSE)                            \
     X(LOAD1, "load1", "load avg 1m", "kernel.all.load", "1 minute",            \
-      MK_INSTANT, MU_NONE, MF_FIXED2)                                          \
+      MK_INSTANT, MU_NONE, MF_FIXED2, RO_HIGHER_WORSE)                         \
     X(DISK_READ, "disk_read", "disk read B/s", "disk.all.read_bytes", NULL,    \
-      MK_RATE, MU_BYTE, MF_BYTES)                                              \
+      MK_RATE, MU_BYTE, MF_BYTES, RO_NONE)                                     \
     X(DISK_WRITE, "disk_write", "disk write B/s", "disk.all.write_bytes",      \
-      NULL, MK_RATE, MU_BYTE, MF_BYTES)                                        \
+      NULL, MK_RATE, MU_BYTE, MF_BYTES, RO_NONE)                               \
     X(MEM_USED, "mem_used", "memory used", "mem.physmem - mem.util.available", \
-      NULL, MK_INSTANT, MU_BYTE, MF_BYTES)
+      NULL, MK_INSTANT, MU_BYTE, MF_BYTES, RO_NONE)
 
 enum metric_id {
 #define METRIC_ENUM(id, ...) METRIC_##id,
@@ -74,6 +82,7 @@ struct metric_desc {
     enum metric_kind kind;
     enum metric_unit unit;
     enum metric_format format;
+    enum ratio_orientation ratio;
 };
 
 extern const struct metric_desc metric_descs[METRIC_COUNT];

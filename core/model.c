@@ -13,10 +13,11 @@
 
 #include "core/rate.h"
 
-void model_init(struct source_model *m, const char *name)
+void model_init(struct source_model *m, const char *name, const char *target)
 {
     memset(m, 0, sizeof(*m));
     snprintf(m->name, sizeof(m->name), "%s", name);
+    snprintf(m->target, sizeof(m->target), "%s", target ? target : "");
     m->state = SRC_CONNECTING;
     for (int i = 0; i < METRIC_COUNT; i++)
         m->value[i] = NAN;
@@ -59,8 +60,12 @@ static double figure(const struct source_model *m, const struct sample *s,
 
 void model_update(struct source_model *m, const struct sample *s)
 {
+    m->updates++;
     m->fetch_ms = (s->t_after - s->t_before) * 1e3;
     if (!s->ok) {
+        if (m->state != SRC_DOWN)
+            m->down_since = sample_midpoint(s);
+        m->retry_at = s->retry_at;
         m->state = SRC_DOWN;
         snprintf(m->error, sizeof(m->error), "%s", s->error);
         for (int i = 0; i < METRIC_COUNT; i++) {
@@ -70,6 +75,7 @@ void model_update(struct source_model *m, const struct sample *s)
         return;
     }
     m->state = SRC_LIVE;
+    m->down_since = 0;
     m->error[0] = '\0';
     m->backend = s->backend;
     m->info = s->info;
@@ -81,4 +87,9 @@ void model_update(struct source_model *m, const struct sample *s)
     }
     m->prev = *s;
     m->have_prev = true;
+}
+
+bool model_is_stale(const struct source_model *m, double now, double interval)
+{
+    return m->state == SRC_LIVE && now - m->last_ok > 2.5 * interval;
 }

@@ -12,27 +12,36 @@
 
 enum source_state {
     SRC_CONNECTING, /* no sample yet */
-    SRC_LIVE,       /* the last fetch succeeded */
+    SRC_LIVE,       /* the last fetch succeeded (stale when it is old) */
     SRC_DOWN,       /* the last fetch failed; figures are n/a */
 };
 
 struct source_model {
     char name[64];
+    char target[128];    /* "host:port" for pmcd sources, "" for this host */
     const char *backend; /* collector in use, NULL before the first sample */
     struct source_info info;
     enum source_state state;
-    char error[160]; /* why the source is down */
-    double fetch_ms; /* round trip of the last fetch */
-    double last_ok;  /* host monotonic time of the last good sample */
-    unsigned long samples;
-    struct sample prev; /* last good sample, the base for rates */
+    char error[160];       /* why the source is down */
+    double fetch_ms;       /* round trip of the last fetch */
+    double last_ok;        /* host monotonic time of the last good sample */
+    double down_since;     /* host monotonic time the source went down, or 0 */
+    double retry_at;       /* down: host monotonic time of the next try */
+    unsigned long samples; /* good samples folded in */
+    unsigned long updates; /* samples folded in, good or failed */
+    struct sample prev;    /* last good sample, the base for rates */
     bool have_prev;
     double value[METRIC_COUNT]; /* shown figures, NaN = n/a */
     struct history hist[METRIC_COUNT];
 };
 
-/* Resets m to a source named `name` that has no sample yet. */
-void model_init(struct source_model *m, const char *name);
+/* Resets m to a source named `name` (reading `target`, NULL for this host)
+ * that has no sample yet. */
+void model_init(struct source_model *m, const char *name, const char *target);
+
+/* True when a live source's last good sample is older than 2.5 intervals
+ * at host monotonic time `now` (a fetch is hanging). */
+bool model_is_stale(const struct source_model *m, double now, double interval);
 
 /* Folds one sample into m: figures, state and history. */
 void model_update(struct source_model *m, const struct sample *s);

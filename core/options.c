@@ -12,8 +12,12 @@ void options_usage(FILE *f)
 {
     fprintf(f,
             "Usage: parallax [OPTION]...\n"
-            "Show this host's CPU, scheduler and I/O counters live.\n"
+            "Show this host and its guests side by side, live.\n"
             "\n"
+            "  -h, --host=[NAME=]HOST[:PORT]\n"
+            "                          add a guest (or another host) running "
+            "pmcd;\n"
+            "                          repeatable; NAME labels its column\n"
             "  -t, --interval=SECONDS  time between samples (default 1; "
             "%.1f to %.0f)\n"
             "      --text              print plain text refreshes on stdout "
@@ -53,6 +57,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
                                   char *err, size_t errlen)
 {
     static const struct option longopts[] = {
+        {"host", required_argument, NULL, 'h'},
         {"interval", required_argument, NULL, 't'},
         {"samples", required_argument, NULL, 'n'},
         {"text", no_argument, NULL, 'T'},
@@ -60,12 +65,24 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         {"help", no_argument, NULL, 'H'},
         {0, 0, 0, 0},
     };
-    *o = (struct options){.interval = 1.0};
+    memset(o, 0, sizeof(*o));
+    o->interval = 1.0;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":t:n:V?", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h:t:n:V?", longopts, NULL)) != -1) {
         switch (c) {
+        case 'h':
+            if (o->nguests == OPTIONS_MAX_GUESTS) {
+                snprintf(err, errlen, "more than %d guests; watch fewer",
+                         OPTIONS_MAX_GUESTS);
+                return OPT_ERROR;
+            }
+            if (source_spec_parse(optarg, &o->guests[o->nguests], err, errlen) <
+                0)
+                return OPT_ERROR;
+            o->nguests++;
+            break;
         case 't':
             if (!parse_double(optarg, &o->interval) ||
                 o->interval < INTERVAL_MIN || o->interval > INTERVAL_MAX) {

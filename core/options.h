@@ -7,8 +7,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define INTERVAL_MIN 0.1
-#define INTERVAL_MAX 3600.0
+#include "core/source_spec.h"
+
+#define INTERVAL_MIN       0.1
+#define OPTIONS_MAX_GUESTS 63 /* with this host: SESSION_MAX_SOURCES */
+#define INTERVAL_MAX       3600.0
 
 enum options_action {
     OPT_RUN,     /* the live screen, or --text */
@@ -21,6 +24,8 @@ struct options {
     double interval; /* seconds between samples */
     long samples;    /* refreshes to print with --text; 0 = until stopped */
     bool text;       /* plain text on stdout instead of the screen */
+    int nguests;     /* -h HOST[:PORT], in the order given */
+    struct source_spec guests[OPTIONS_MAX_GUESTS];
 };
 
 /* Parses argv into o (defaults first). On OPT_ERROR, err holds a one-line

@@ -15,6 +15,7 @@ struct source_info {
     char release[64]; /* kernel release */
     int ncpu;         /* 0 when unknown */
     double mem_bytes; /* physical memory, 0 when unknown */
+    bool pmda;        /* pmdaparallax answers there */
 };
 
 struct sample {
@@ -23,6 +24,7 @@ struct sample {
     double t_source; /* the source's own timestamp (epoch s), NaN if none */
     bool ok;         /* false: the fetch failed, see error */
     char error[160];
+    double retry_at;     /* failed: host monotonic time of the next try */
     const char *backend; /* static name of the collector that read it */
     struct source_info info;
     bool have[METRIC_COUNT];      /* false: the source has no such value */

@@ -10,7 +10,36 @@
 
 #include "collectors/sampler.h"
 
-int session_open(struct session *s, double interval, char *err, size_t errlen)
+static int start_source(struct session *s, const char *name, const char *target,
+                        char *err, size_t errlen)
+{
+    if (s->nsrc == SESSION_MAX_SOURCES) {
+        snprintf(err, errlen, "already watching %d sources; that is the most",
+                 SESSION_MAX_SOURCES);
+        return -1;
+    }
+    for (int i = 1; target && i < s->nsrc; i++) {
+        if (strcmp(s->model[i].target, target) == 0) {
+            snprintf(err, errlen, "%s is already watched as '%s'", target,
+                     s->model[i].name);
+            return -1;
+        }
+    }
+    int i = s->nsrc;
+    model_init(&s->model[i], name, target);
+    s->sampler[i] = sampler_start(target ? remote_backends : local_backends,
+                                  target, s->interval, s->wake[1]);
+    if (!s->sampler[i]) {
+        snprintf(err, errlen, "cannot start a sampler thread for %s", name);
+        return -1;
+    }
+    s->nsrc++;
+    return 0;
+}
+
+int session_open(struct session *s, double interval,
+                 const struct source_spec *guests, int nguests, char *err,
+                 size_t errlen)
 {
     memset(s, 0, sizeof(*s));
     s->interval = interval;
@@ -18,16 +47,21 @@ int session_open(struct session *s, double interval, char *err, size_t errlen)
         snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
         return -1;
     }
-    model_init(&s->model[0], "host");
-    s->sampler[0] = sampler_start(local_backends, NULL, interval, s->wake[1]);
-    if (!s->sampler[0]) {
-        snprintf(err, errlen, "cannot start the sampler thread");
-        close(s->wake[0]);
-        close(s->wake[1]);
-        return -1;
-    }
-    s->nsrc = 1;
+    if (start_source(s, "host", NULL, err, errlen) < 0)
+        goto fail;
+    for (int g = 0; g < nguests; g++)
+        if (session_add(s, &guests[g], err, errlen) < 0)
+            goto fail;
     return 0;
+fail:
+    session_close(s);
+    return -1;
+}
+
+int session_add(struct session *s, const struct source_spec *guest, char *err,
+                size_t errlen)
+{
+    return start_source(s, guest->name, guest->target, err, errlen);
 }
 
 int session_fd(const struct session *s)

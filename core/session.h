@@ -1,5 +1,6 @@
-/* A session: the sources being watched, each a sampler thread feeding a
- * model. The screen and the text mode both drive one. */
+/* A session: the sources being watched (this host first, then guests), each
+ * a sampler thread feeding a model. The screen and the text mode both
+ * drive one. */
 #ifndef PARALLAX_SESSION_H
 #define PARALLAX_SESSION_H
 
@@ -7,20 +8,27 @@
 #include <stddef.h>
 
 #include "core/model.h"
+#include "core/source_spec.h"
 
 #define SESSION_MAX_SOURCES 64
 
 struct session {
     double interval;
-    int nsrc;
+    int nsrc; /* model[0] is this host */
     struct source_model model[SESSION_MAX_SOURCES];
     struct sampler *sampler[SESSION_MAX_SOURCES];
     int wake[2]; /* samplers write a byte to wake[1] after each fetch */
 };
 
-/* Starts watching this host every `interval` seconds. 0, or -1 with a
- * one-line reason in err. */
-int session_open(struct session *s, double interval, char *err, size_t errlen);
+/* Starts watching this host and the `nguests` guests every `interval`
+ * seconds. 0, or -1 with a one-line reason in err. */
+int session_open(struct session *s, double interval,
+                 const struct source_spec *guests, int nguests, char *err,
+                 size_t errlen);
+
+/* Adds a guest while running. 0, or -1 with a one-line reason in err. */
+int session_add(struct session *s, const struct source_spec *guest, char *err,
+                size_t errlen);
 
 /* The descriptor to poll for "a sample arrived". */
 int session_fd(const struct session *s);

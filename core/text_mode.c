@@ -1,13 +1,16 @@
-/* See text_mode.h. Waits on the session's wake pipe, never on a sleep:
- * a refresh is printed when every source has delivered a new sample. */
+/* See text_mode.h. Waits on the session's wake pipe, never on a sleep. The
+ * host's samples are the clock: after each, the guests get a short grace to
+ * deliver theirs, then one refresh is printed. */
 #include "core/text_mode.h"
 
 #include <errno.h>
 #include <langinfo.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/session.h"
 #include "core/text_view.h"
@@ -20,32 +23,64 @@ static void on_stop(int sig)
     stop_requested = 1;
 }
 
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Waits up to `timeout` seconds (< 0: for ever) for samples and folds them
+ * in. False when interrupted by a stop request. */
+static bool wait_samples(struct session *s, double timeout)
+{
+    struct pollfd pfd = {.fd = session_fd(s), .events = POLLIN};
+    int ms = timeout < 0 ? -1 : (int)ceil(timeout * 1000);
+    if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
+        return false;
+    session_update(s);
+    return !stop_requested;
+}
+
+/* True when every guest has news since `seen` (updates counts). */
+static bool guests_caught_up(const struct session *s, const unsigned long *seen)
+{
+    for (int i = 1; i < s->nsrc; i++)
+        if (s->model[i].updates == seen[i])
+            return false;
+    return true;
+}
+
 int text_mode_run(const struct options *o)
 {
     char err[256];
     static struct session s;
+    static unsigned long seen[SESSION_MAX_SOURCES];
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     struct sigaction sa = {.sa_handler = on_stop};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    if (session_open(&s, o->interval, err, sizeof(err)) < 0) {
+    if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
+        0) {
         fprintf(stderr, "parallax: %s\n", err);
         return 1;
     }
     long printed = 0;
-    unsigned long seen = 0;
-    struct pollfd pfd = {.fd = session_fd(&s), .events = POLLIN};
+    double grace = fmin(0.25 * o->interval, 0.5);
     while (!stop_requested && (o->samples == 0 || printed < o->samples)) {
-        if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+        if (!wait_samples(&s, -1))
             break;
-        if (!session_update(&s))
-            continue;
+        if (s.model[0].updates == seen[0])
+            continue; /* a guest's sample: wait for the host's tick */
+        double until = mono() + grace;
+        while (!guests_caught_up(&s, seen) && mono() < until)
+            if (!wait_samples(&s, until - mono()))
+                break;
+        for (int i = 0; i < s.nsrc; i++)
+            seen[i] = s.model[i].updates;
         /* the first good sample only sets the base for rates */
-        const struct source_model *host = &s.model[0];
-        if (host->state == SRC_LIVE && host->samples == 1 && seen == 0) {
-            seen = 1;
+        if (s.model[0].samples <= 1)
             continue;
-        }
         text_view_print(stdout, s.model, s.nsrc, s.interval, utf8);
         printed++;
     }

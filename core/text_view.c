@@ -1,23 +1,64 @@
-/* See text_view.h. One refresh is a title line, three header lines per
- * source column, one line per metric, then a blank line. */
+/* See text_view.h. One refresh is a title line, the header rows of every
+ * column, one line per metric, then a blank line. Columns have fixed widths
+ * so refreshes line up under each other. */
 #include "core/text_view.h"
 
+#include <string.h>
 #include <time.h>
 
 #include "core/version.h"
 #include "core/view.h"
 
-#define COL_W (VIEW_VALUE_W + 1 + VIEW_SPARK_W + 2)
+#define COL_W    (VIEW_VALUE_W + 1 + VIEW_SPARK_W + 3)
+#define MAX_COLS (2 * 64)
 
-static void print_header_row(FILE *f, const struct source_model *srcs, int nsrc,
-                             void (*cell)(const struct source_model *, char *,
-                                          size_t))
+static double mono(void)
 {
-    fprintf(f, "%-*s", VIEW_LABEL_W, "");
-    for (int s = 0; s < nsrc; s++) {
-        char buf[128];
-        cell(&srcs[s], buf, sizeof(buf));
-        fprintf(f, "%-*s", COL_W, buf);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void print_headers(FILE *f, const struct source_model *srcs,
+                          const struct view_col *cols, int ncol,
+                          double interval, bool utf8)
+{
+    double now = mono();
+    for (int row = 0; row < VIEW_HEADER_ROWS; row++) {
+        fprintf(f, "%-*s", VIEW_LABEL_W, "");
+        for (int c = 0; c < ncol; c++) {
+            if (cols[c].kind == VC_RATIO) {
+                const char *x = row == 0 ? (utf8 ? "\u00d7" : "x") : "";
+                fprintf(f, "%*s%s", VIEW_RATIO_W - 1, "", x);
+                if (!*x)
+                    fputc(' ', f);
+                continue;
+            }
+            char buf[160];
+            view_source_header(&srcs[cols[c].src], row, now, interval, buf,
+                               sizeof(buf));
+            fprintf(f, " %-*.*s", COL_W - 1, COL_W - 1, buf);
+        }
+        fputc('\n', f);
+    }
+}
+
+static void print_metric(FILE *f, const struct source_model *srcs,
+                         const struct view_col *cols, int ncol, int id,
+                         bool utf8)
+{
+    fprintf(f, "%-*s", VIEW_LABEL_W, metric_descs[id].label);
+    for (int c = 0; c < ncol; c++) {
+        char val[32], spark[VIEW_SPARK_W * 4 + 1];
+        if (cols[c].kind == VC_RATIO) {
+            view_ratio_text(view_metric_ratio(&srcs[cols[c].src], &srcs[0], id),
+                            val, sizeof(val));
+            fputs(val, f);
+            continue;
+        }
+        view_metric_cell(&srcs[cols[c].src], id, val, sizeof(val), spark,
+                         sizeof(spark), VIEW_SPARK_W, utf8);
+        fprintf(f, "%s %s   ", val, spark);
     }
     fputc('\n', f);
 }
@@ -31,19 +72,11 @@ void text_view_print(FILE *f, const struct source_model *srcs, int nsrc,
     strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", localtime_r(&now, &tm));
     fprintf(f, "parallax %s - interval %.1f s - %s\n", PARALLAX_VERSION,
             interval, stamp);
-    print_header_row(f, srcs, nsrc, view_source_title);
-    print_header_row(f, srcs, nsrc, view_source_info);
-    print_header_row(f, srcs, nsrc, view_source_backend);
-    for (int id = 0; id < METRIC_COUNT; id++) {
-        fprintf(f, "%-*s", VIEW_LABEL_W, metric_descs[id].label);
-        for (int s = 0; s < nsrc; s++) {
-            char val[32], spark[VIEW_SPARK_W * 4 + 1];
-            view_metric_cell(&srcs[s], id, val, sizeof(val), spark,
-                             sizeof(spark), VIEW_SPARK_W, utf8);
-            fprintf(f, "%s %s  ", val, spark);
-        }
-        fputc('\n', f);
-    }
+    struct view_col cols[MAX_COLS];
+    int ncol = view_columns(nsrc, cols, MAX_COLS);
+    print_headers(f, srcs, cols, ncol, interval, utf8);
+    for (int id = 0; id < METRIC_COUNT; id++)
+        print_metric(f, srcs, cols, ncol, id, utf8);
     fputc('\n', f);
     fflush(f);
 }

@@ -1,41 +1,87 @@
 /* See view.h. */
 #include "core/view.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "core/fmt.h"
+#include "core/ratio.h"
 
-void view_source_title(const struct source_model *m, char *buf, size_t n)
+int view_columns(int nsrc, struct view_col *cols, int max)
+{
+    int n = 0;
+    for (int i = 0; i < nsrc && n < max; i++) {
+        cols[n++] = (struct view_col){VC_SOURCE, i};
+        if (i > 0 && n < max)
+            cols[n++] = (struct view_col){VC_RATIO, i};
+    }
+    return n;
+}
+
+static void state_text(const struct source_model *m, double now,
+                       double interval, char *buf, size_t n)
 {
     switch (m->state) {
     case SRC_CONNECTING:
-        snprintf(buf, n, "%s (connecting)", m->name);
+        snprintf(buf, n, "connecting");
         break;
     case SRC_LIVE:
-        snprintf(buf, n, "%s (live, %.1f ms)", m->name, m->fetch_ms);
+        if (model_is_stale(m, now, interval))
+            snprintf(buf, n, "stale %.0fs", now - m->last_ok);
+        else
+            snprintf(buf, n, "live %.1fms", m->fetch_ms);
         break;
     case SRC_DOWN:
-        snprintf(buf, n, "%s (down: %s)", m->name, m->error);
+        snprintf(buf, n, "down %.0fs, retry %.0fs", now - m->down_since,
+                 fmax(0, m->retry_at - now));
         break;
     }
 }
 
-void view_source_info(const struct source_model *m, char *buf, size_t n)
+static void info_text(const struct source_model *m, char *buf, size_t n)
 {
     const struct source_info *i = &m->info;
-    char mem[16] = "?";
+    char mem[16] = "?", cpus[16] = "?";
     if (i->mem_bytes > 0)
         fmt_bytes(mem, sizeof(mem), i->mem_bytes);
-    char cpus[16] = "?";
     if (i->ncpu > 0)
         snprintf(cpus, sizeof(cpus), "%d", i->ncpu);
     snprintf(buf, n, "%s %s %scpu %s", i->host[0] ? i->host : "?",
              i->release[0] ? i->release : "?", cpus, mem);
 }
 
-void view_source_backend(const struct source_model *m, char *buf, size_t n)
+static void backend_text(const struct source_model *m, char *buf, size_t n)
 {
-    snprintf(buf, n, "via %s", m->backend ? m->backend : "?");
+    const char *be = m->backend ? m->backend : "pcp";
+    if (!m->target[0])
+        snprintf(buf, n, "%s", m->backend ? m->backend : "?");
+    else if (m->state == SRC_LIVE || m->samples)
+        snprintf(buf, n, "%s %s %s", be, m->target,
+                 m->info.pmda ? "+pmda" : "no pmda");
+    else
+        snprintf(buf, n, "%s %s", be, m->target);
+}
+
+void view_source_header(const struct source_model *m, int row, double now,
+                        double interval, char *buf, size_t n)
+{
+    switch (row) {
+    case 0:
+        snprintf(buf, n, "%s", m->name);
+        break;
+    case 1:
+        state_text(m, now, interval, buf, n);
+        break;
+    case 2: /* what it is; why not, while it is down */
+        if (m->state == SRC_DOWN)
+            snprintf(buf, n, "%s", m->error);
+        else
+            info_text(m, buf, n);
+        break;
+    default:
+        backend_text(m, buf, n);
+        break;
+    }
 }
 
 void view_metric_cell(const struct source_model *m, int id, char *val,
@@ -47,4 +93,25 @@ void view_metric_cell(const struct source_model *m, int id, char *val,
     snprintf(val, vn, "%*s", VIEW_VALUE_W, raw);
     double top = d->format == MF_PERCENT ? 100 : 0;
     fmt_spark(spark, sn, &m->hist[id], spark_w, top, utf8);
+}
+
+double view_metric_ratio(const struct source_model *guest,
+                         const struct source_model *host, int id)
+{
+    return ratio_oriented(guest->value[id], host->value[id],
+                          metric_descs[id].ratio);
+}
+
+void view_ratio_text(double r, char *buf, size_t n)
+{
+    char raw[16];
+    if (!isfinite(r))
+        snprintf(raw, sizeof(raw), "-");
+    else if (r >= 100)
+        snprintf(raw, sizeof(raw), "%.0f", r);
+    else if (r >= 10)
+        snprintf(raw, sizeof(raw), "%.1f", r);
+    else
+        snprintf(raw, sizeof(raw), "%.2f", r);
+    snprintf(buf, n, "%*s", VIEW_RATIO_W, raw);
 }

@@ -1,5 +1,6 @@
 /* The cells of the main table, as strings: what the screen draws and what
- * --text prints come from these same functions, so the two cannot drift. */
+ * --text prints come from these same functions, so the two cannot drift.
+ * Columns: this host, then each guest followed by its ratio to the host. */
 #ifndef PARALLAX_VIEW_H
 #define PARALLAX_VIEW_H
 
@@ -8,23 +9,44 @@
 
 #include "core/model.h"
 
-#define VIEW_LABEL_W 16 /* the row label column */
-#define VIEW_VALUE_W 8  /* a figure, right-aligned */
-#define VIEW_SPARK_W 12 /* a sparkline at its widest */
+#define VIEW_LABEL_W     16 /* the row label column */
+#define VIEW_VALUE_W     8  /* a figure, right-aligned */
+#define VIEW_SPARK_W     16 /* a sparkline in --text */
+#define VIEW_RATIO_W     7  /* a ratio column, with its leading space */
+#define VIEW_HEADER_ROWS 4
 
-/* "host (live, 0.3 ms)", "guest1 (down: connection refused)" */
-void view_source_title(const struct source_model *m, char *buf, size_t n);
+enum view_col_kind {
+    VC_SOURCE, /* a source's figures and sparklines */
+    VC_RATIO,  /* the source's ratio to the host (model[0]) */
+};
 
-/* What the source is: "myhost 6.1.0 2cpu 23.4G" ("?" where unknown). */
-void view_source_info(const struct source_model *m, char *buf, size_t n);
+struct view_col {
+    enum view_col_kind kind;
+    int src; /* index into the models */
+};
 
-/* Which collector reads it: "via pcp local" or "via libgtop+/proc". */
-void view_source_backend(const struct source_model *m, char *buf, size_t n);
+/* Fills cols (room for max) for nsrc sources; returns how many. */
+int view_columns(int nsrc, struct view_col *cols, int max);
+
+/* Header row `row` (0..VIEW_HEADER_ROWS-1) of a source column: its name,
+ * its state ("live 0.3ms", "stale 5s", "down 12s, retry 4s"), what it
+ * is ("myhost 6.1.0 2cpu 23G", or why it is down) and how it is read
+ * ("pcp local", "pcp 10.0.0.2:44321 +pmda"). now is host monotonic time. */
+void view_source_header(const struct source_model *m, int row, double now,
+                        double interval, char *buf, size_t n);
 
 /* The figure of metric `id` (right-aligned in VIEW_VALUE_W) and its
  * sparkline of `spark_w` cells. */
 void view_metric_cell(const struct source_model *m, int id, char *val,
                       size_t vn, char *spark, size_t sn, int spark_w,
                       bool utf8);
+
+/* The guest/host ratio of metric `id`, oriented (> 1: worse in the guest),
+ * or NaN when there is none. */
+double view_metric_ratio(const struct source_model *guest,
+                         const struct source_model *host, int id);
+
+/* A ratio right-aligned in VIEW_RATIO_W: " 5.4", " 12", or " -" for none. */
+void view_ratio_text(double r, char *buf, size_t n);
 
 #endif

@@ -5,8 +5,10 @@
 #include <stdbool.h>
 
 #include "core/session.h"
+#include "tui/table_panel.h"
 
 /* Draws the whole screen from the session's models (reads only). */
-void screen_draw(const struct session *s, bool utf8);
+void screen_draw(const struct session *s, const struct table_panel *table,
+                 bool utf8);
 
 #endif

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "core/session.h"
+#include "tui/colors.h"
+#include "tui/panel.h"
 #include "tui/screen.h"
 
 static volatile sig_atomic_t curses_on;
@@ -128,6 +130,7 @@ static void curses_start(void)
     nodelay(stdscr, TRUE);
     curs_set(0);
     set_escdelay(25);
+    colors_init();
 }
 
 static void curses_end(void)
@@ -139,23 +142,34 @@ static void curses_end(void)
     }
 }
 
+static struct table_panel table;
+
+/* Keys of the whole screen; the rest go to the table. */
+static int screen_key(const struct session *s, int ch)
+{
+    switch (ch) {
+    case 'q':
+    case 'Q':
+    case KEY_F(10):
+        return KR_QUIT;
+    case KEY_RESIZE:
+    case 12: /* ^L */
+        return KR_HANDLED | KR_REDRAW;
+    default:
+        return table_panel_key(&table, s, ch);
+    }
+}
+
 /* Reads every pending key; false when the user asked to quit. */
-static bool handle_keys(bool *redraw)
+static bool handle_keys(const struct session *s, bool *redraw)
 {
     int ch;
     while ((ch = getch()) != ERR) {
-        switch (ch) {
-        case 'q':
-        case 'Q':
-        case KEY_F(10):
+        int r = screen_key(s, ch);
+        if (r & KR_QUIT)
             return false;
-        case KEY_RESIZE:
-        case 12: /* ^L */
+        if (r & KR_REDRAW)
             *redraw = true;
-            break;
-        default:
-            break;
-        }
     }
     return true;
 }
@@ -176,7 +190,7 @@ static int main_loop(struct session *s, bool utf8)
         {.fd = session_fd(s), .events = POLLIN},
         {.fd = sig_pipe[0], .events = POLLIN},
     };
-    screen_draw(s, utf8);
+    screen_draw(s, &table, utf8);
     for (;;) {
         int n = poll(pfd, 3, ms_to_next_second());
         if (n < 0 && errno != EINTR)
@@ -185,12 +199,12 @@ static int main_loop(struct session *s, bool utf8)
         if (pfd[2].revents && read(sig_pipe[0], &sig, 1) == 1)
             return sig;
         bool redraw = n == 0;
-        if (pfd[0].revents && !handle_keys(&redraw))
+        if (pfd[0].revents && !handle_keys(s, &redraw))
             return 0;
         if (pfd[1].revents && session_update(s))
             redraw = true;
         if (redraw)
-            screen_draw(s, utf8);
+            screen_draw(s, &table, utf8);
     }
 }
 
@@ -209,7 +223,8 @@ int tui_run(const struct options *o)
     }
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     int real_stderr = redirect_stderr();
-    if (session_open(&s, o->interval, err, sizeof(err)) < 0) {
+    if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
+        0) {
         dprintf(real_stderr, "parallax: %s\n", err);
         return 1;
     }

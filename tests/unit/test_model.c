@@ -33,7 +33,7 @@ static void test_first_sample_has_no_rate(void **state)
 {
     (void)state;
     struct source_model m;
-    model_init(&m, "host");
+    model_init(&m, "host", NULL);
     assert_int_equal(m.state, SRC_CONNECTING);
     struct sample s = mk(10);
     s.count[METRIC_FORKS] = 500;
@@ -50,7 +50,7 @@ static void test_rate_over_jittered_interval(void **state)
 {
     (void)state;
     struct source_model m;
-    model_init(&m, "host");
+    model_init(&m, "host", NULL);
     struct sample a = mk(10), b = mk(11.25), c = mk(12.0);
     a.count[METRIC_CTXSW] = 1000;
     b.count[METRIC_CTXSW] = 1500; /* 500 over 1.25 s */
@@ -67,7 +67,7 @@ static void test_cpu_share_uses_source_clock(void **state)
 {
     (void)state;
     struct source_model m;
-    model_init(&m, "guest");
+    model_init(&m, "guest", NULL);
     struct sample a = mk(10), b = mk(11);
     /* the source's clock saw 2 s pass while the host saw 1 s */
     b.t_source = a.t_source + 2.0;
@@ -82,7 +82,7 @@ static void test_cpu_share_without_source_clock(void **state)
 {
     (void)state;
     struct source_model m;
-    model_init(&m, "host");
+    model_init(&m, "host", NULL);
     struct sample a = mk(10), b = mk(11);
     a.t_source = b.t_source = NAN;
     b.count[METRIC_CPU_SYS] = 500; /* 500 ms over 1 s on 2 CPUs */
@@ -95,7 +95,7 @@ static void test_reset_gives_na_then_recovers(void **state)
 {
     (void)state;
     struct source_model m;
-    model_init(&m, "host");
+    model_init(&m, "host", NULL);
     struct sample a = mk(1), b = mk(2), c = mk(3);
     a.count[METRIC_FORKS] = 90000;
     b.count[METRIC_FORKS] = 20; /* rebooted */
@@ -111,7 +111,7 @@ static void test_wrap_32_in_model(void **state)
 {
     (void)state;
     struct source_model m;
-    model_init(&m, "host");
+    model_init(&m, "host", NULL);
     struct sample a = mk(1), b = mk(2);
     a.width[METRIC_INTR] = b.width[METRIC_INTR] = 32;
     a.count[METRIC_INTR] = UINT32_MAX - 99;
@@ -125,7 +125,7 @@ static void test_failed_fetch_and_missing_metric(void **state)
 {
     (void)state;
     struct source_model m;
-    model_init(&m, "guest");
+    model_init(&m, "guest", NULL);
     struct sample a = mk(1), down = mk(2), c = mk(3);
     a.count[METRIC_FORKS] = 10;
     down.ok = false;
@@ -144,6 +144,32 @@ static void test_failed_fetch_and_missing_metric(void **state)
     assert_true(isnan(m.value[METRIC_DISK_READ]));
 }
 
+static void test_down_since_and_stale(void **state)
+{
+    (void)state;
+    struct source_model m;
+    model_init(&m, "guest", "localhost:44322");
+    assert_string_equal(m.target, "localhost:44322");
+    struct sample a = mk(10), d1 = mk(11), d2 = mk(12), c = mk(20);
+    d1.ok = d2.ok = false;
+    d1.retry_at = 12;
+    d2.retry_at = 14;
+    model_update(&m, &a);
+    assert_false(model_is_stale(&m, 11.0, 1.0));
+    assert_true(model_is_stale(&m, 13.0, 1.0)); /* 3 s > 2.5 intervals */
+    model_update(&m, &d1);
+    model_update(&m, &d2);
+    /* down since the first failure of the spell; next try from the last */
+    assert_true(fabs(m.down_since - 11) < 1e-9);
+    assert_true(fabs(m.retry_at - 14) < 1e-9);
+    assert_false(model_is_stale(&m, 30.0, 1.0)); /* down, not stale */
+    model_update(&m, &c);
+    assert_int_equal(m.state, SRC_LIVE);
+    assert_true(m.down_since == 0);
+    assert_int_equal(m.updates, 4);
+    assert_int_equal(m.samples, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_reset_gives_na_then_recovers),
         cmocka_unit_test(test_wrap_32_in_model),
         cmocka_unit_test(test_failed_fetch_and_missing_metric),
+        cmocka_unit_test(test_down_since_and_stale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

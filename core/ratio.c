@@ -1,0 +1,31 @@
+/* See ratio.h. */
+#include "core/ratio.h"
+
+#include <math.h>
+#include <stdbool.h>
+
+static bool usable(double v)
+{
+    return isfinite(v) && v > 0;
+}
+
+double ratio_oriented(double guest, double host, enum ratio_orientation ro)
+{
+    if (ro == RO_NONE || !usable(guest) || !usable(host))
+        return NAN;
+    double r = ro == RO_HIGHER_WORSE ? guest / host : host / guest;
+    return usable(r) ? r : NAN;
+}
+
+double ratio_geomean(const double *r, int n)
+{
+    double logsum = 0;
+    int used = 0;
+    for (int i = 0; i < n; i++) {
+        if (!usable(r[i]))
+            continue;
+        logsum += log(r[i]);
+        used++;
+    }
+    return used ? exp(logsum / used) : NAN;
+}

@@ -1,0 +1,17 @@
+/* Overhead ratios: a guest's figure over the host's, turned so that a ratio
+ * above 1 always means worse in the guest; and the index that folds many
+ * ratios into one (UnixBench's geometric mean). */
+#ifndef PARALLAX_RATIO_H
+#define PARALLAX_RATIO_H
+
+#include "core/metrics.h"
+
+/* The oriented ratio, or NaN when either side is missing, not positive or
+ * not finite, or when the orientation is RO_NONE: never 0 or infinity. */
+double ratio_oriented(double guest, double host, enum ratio_orientation ro);
+
+/* The geometric mean of the finite, positive ratios among r[0..n-1];
+ * NaN when there are none. */
+double ratio_geomean(const double *r, int n);
+
+#endif
