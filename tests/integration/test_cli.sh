@@ -1,7 +1,7 @@
 #!/bin/bash
 # parallax's command line: --help/--version, one-line errors with exit 2
-# for bad input, and --text printing N plain refreshes from PCP (and from
-# libgtop+/proc when the PCP namespace is missing).
+# for bad input (guests included), and --text printing N plain refreshes
+# from PCP (and from libgtop+/proc when the PCP namespace is missing).
 set -u
 . "$(dirname "$0")/../lib.sh"
 bin=${PARALLAX_BUILD:-build}/parallax
@@ -19,11 +19,15 @@ expect_fail 2 "unknown option '-x'" "$bin" -x
 expect_fail 2 "samples '0'" "$bin" --text -n 0
 expect_fail 2 "add --text" "$bin" -n 3
 expect_fail 2 "not a terminal.*--text" "$bin"
+expect_fail 2 "guest 'h:0': the port" "$bin" --text -h h:0
+expect_fail 2 "guest '=h': the name" "$bin" --text -h =h
+expect_fail 2 "option '-h' needs a value" "$bin" --text -h
 
 check_text() {
     local out=$1 backend=$2
     [ "$(grep -c '^parallax ' "$out")" -eq 2 ] || fail "want 2 refreshes"
-    grep -q "via $backend" "$out" || fail "backend $backend not named"
+    grep -F "$backend" "$out" | grep -qE '^ +[a-z]' ||
+        fail "backend $backend not named"
     if grep -qP '\x1b' "$out"; then fail "escape sequence in --text"; fi
     # every refresh has a figure (not n/a) in the host column
     [ "$(grep -cE '^CPU user % +[0-9]+\.[0-9]' "$out")" -eq 2 ] ||

@@ -42,7 +42,7 @@ prompt_ok() {
 }
 
 start
-has 'via pcp local' || fail "collector not named"
+has '^ +pcp local' || fail "collector not named"
 has '^ q Quit' || fail "no key bar"
 echo "ok: figures on screen"
 
