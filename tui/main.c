@@ -1,6 +1,7 @@
 /* parallax: host and guests side by side. Parses the options, then runs
  * the full-screen view, or the plain text view with --text. */
 #include <locale.h>
+#include <malloc.h>
 #include <stdio.h>
 
 #include "core/options.h"
@@ -13,6 +14,9 @@ int main(int argc, char **argv)
     struct options o;
     char err[256];
     setlocale(LC_ALL, "");
+    /* one malloc arena: each sampler thread would otherwise get its own,
+     * half a megabyte resident for a few small allocations */
+    mallopt(M_ARENA_MAX, 1);
     switch (options_parse(argc, argv, &o, err, sizeof(err))) {
     case OPT_HELP:
         options_usage(stdout);

@@ -130,6 +130,7 @@ static void curses_start(void)
     nodelay(stdscr, TRUE);
     curs_set(0);
     set_escdelay(25);
+    typeahead(-1); /* one write per refresh instead of polling stdin */
     colors_init();
 }
 
@@ -174,14 +175,6 @@ static bool handle_keys(const struct session *s, bool *redraw)
     return true;
 }
 
-/* Milliseconds until the next whole second: the header clock ticks. */
-static int ms_to_next_second(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return 1000 - (int)(ts.tv_nsec / 1000000) + 1;
-}
-
 /* Runs until q (returns 0) or a termination signal (returns it). */
 static int main_loop(struct session *s, bool utf8)
 {
@@ -192,7 +185,10 @@ static int main_loop(struct session *s, bool utf8)
     };
     screen_draw(s, &table, utf8);
     for (;;) {
-        int n = poll(pfd, 3, ms_to_next_second());
+        /* redraws follow the samples (and keys): no timer of its own, so
+         * the main thread wakes once per interval; the timeout only keeps
+         * the states' ages moving if every source hangs */
+        int n = poll(pfd, 3, (int)(s->interval * 1000) + 100);
         if (n < 0 && errno != EINTR)
             return 0;
         char sig;

@@ -1,0 +1,292 @@
+#!/bin/bash
+# The cost of watching: parallax at a 1 s interval against Debian's htop at a
+# 1 s refresh (`htop -d 10`), all running at the same time in detached tmux
+# sessions so that the machine's noise hits every one of them alike.
+#
+# Usage: bench/bench.sh BUILD_DIR        (make bench runs it with build/)
+#   BENCH_SECONDS  length of the measurement window (default 60)
+#   BENCH_SIZES    terminal sizes, each one a parallax and an htop session
+#                  (default "80x24 200x50")
+#   BENCH_STRICT=1 exit 1 when a target is missed (default: report only)
+#
+# Per program it prints CPU time per minute (utime+stime of the program's
+# own PID over the window) and peak RSS (VmHWM just before it is stopped),
+# then parallax/htop for each size against the targets of DESIGN.md:
+# CPU under 1/5 of htop's, peak RSS at or below htop's. The table also goes
+# to bench/out/bench-<timestamp>.txt. Exit: 0 measured, 1 a target missed
+# with BENCH_STRICT=1, 2 could not measure. CPU time comes in whole clock
+# ticks (10 ms), so windows much shorter than 60 s are for trying it out.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-}
+seconds=${BENCH_SECONDS:-60}
+sizes=${BENCH_SIZES:-80x24 200x50}
+sock=parallax-bench-$$
+up_timeout=15          # seconds a program may take to draw its first screen
+cpu_limit=0.20         # parallax CPU / htop CPU must stay below this
+rss_limit=1.00         # parallax peak RSS / htop peak RSS at most this
+
+# Same terminal and locale for every program: htop and parallax both size
+# their drawing (and UTF-8 sparklines) from these.
+export TERM=xterm-256color LANG=C.UTF-8
+unset LC_ALL LC_CTYPE LC_NUMERIC
+
+die() { echo "bench: $*" >&2; exit 2; }
+
+tmx() { tmux -L "$sock" -f "$tmpdir/tmux.conf" "$@"; }
+
+# Everything this script started lives in its private tmux server: killing
+# that server hangs up every pane (both programs quit on SIGHUP). Programs
+# still around after that get SIGKILL, by their own PID only. tmux 3.3
+# leaves its socket file behind, so that goes too.
+cleanup() {
+    trap - EXIT INT TERM HUP
+    tmx kill-server 2>/dev/null || true
+    local pid
+    for pid in "${pids[@]}"; do
+        wait_gone "$pid" 3 || kill -KILL "$pid" 2>/dev/null || true
+    done
+    [ -z "$sleeper" ] || kill "$sleeper" 2>/dev/null || true
+    [ -z "$sock_path" ] || rm -f "$sock_path"
+    rm -rf "$tmpdir"
+}
+
+# wait_gone PID SECONDS: true once PID has exited.
+wait_gone() {
+    local pid=$1 i
+    for ((i = 0; i < $2 * 10; i++)); do
+        [ -e "/proc/$pid" ] || return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+check_prereqs() {
+    [[ $seconds =~ ^[1-9][0-9]*$ ]] ||
+        die "BENCH_SECONDS must be a positive whole number (got '$seconds')"
+    [ -n "$build" ] || die "usage: bench/bench.sh BUILD_DIR"
+    parallax=$(cd "$build" 2>/dev/null && pwd)/parallax || true
+    [ -x "$parallax" ] || die "no parallax binary in '$build'; run 'make build'"
+    command -v htop >/dev/null || die "htop not found; run 'make deps'"
+    command -v tmux >/dev/null || die "tmux not found; run 'make deps'"
+    local s
+    for s in $sizes; do
+        [[ $s =~ ^[0-9]+x[0-9]+$ ]] || die "bad size '$s' in BENCH_SIZES"
+    done
+}
+
+# start LABEL COMM WxH MARKER COMMAND...: runs COMMAND in a detached session
+# of exactly WxH (status line off) and records its PID. `exec` makes the
+# pane's PID the program's own (COMM), not a shell's.
+start() {
+    local label=$1 comm=$2 size=$3 marker=$4; shift 4
+    local name="${comm}-$size" pid
+    tmx new-session -d -s "$name" -x "${size%x*}" -y "${size#*x}" \
+        "exec $(printf '%q ' "$@")"
+    pid=$(tmx display -p -t "$name" '#{pane_pid}')
+    [ -n "$sock_path" ] || sock_path=$(tmx display -p '#{socket_path}')
+    pids+=("$pid"); sess+=("$name"); plabel+=("$label"); pcomm+=("$comm")
+    psize+=("$size"); pmark+=("$marker")
+}
+
+# wait_up I: polls the pane until the program's first screen shows its
+# marker, so that start-up is over before the window opens.
+wait_up() {
+    local i=$1 t
+    for ((t = 0; t < up_timeout * 10; t++)); do
+        if tmx capture-pane -p -t "${sess[i]}" 2>/dev/null |
+            grep -qF -- "${pmark[i]}"; then
+            local got
+            got=$(tmx display -p -t "${sess[i]}" '#{pane_width}x#{pane_height}')
+            [ "$got" = "${psize[i]}" ] ||
+                die "${sess[i]}: pane is $got, wanted ${psize[i]}"
+            [ "$(<"/proc/${pids[i]}/comm")" = "${pcomm[i]}" ] ||
+                die "${sess[i]}: PID ${pids[i]} is not ${pcomm[i]}"
+            return 0
+        fi
+        [ -e "/proc/${pids[i]}" ] || die "${sess[i]}: exited during start-up"
+        sleep 0.1
+    done
+    echo "bench: ${sess[i]}: no '${pmark[i]}' on screen after ${up_timeout} s:" >&2
+    tmx capture-pane -p -t "${sess[i]}" >&2 || true
+    exit 2
+}
+
+# alive I: dies unless program I still runs (a crash spoils the figures).
+alive() {
+    [ -e "/proc/${pids[$1]}" ] || die "${sess[$1]}: exited during the window"
+}
+
+# cpu_ticks PID: utime+stime of the whole process (all threads), in clock
+# ticks. The command name may hold spaces, so fields count from its ')'.
+cpu_ticks() {
+    local stat
+    stat=$(<"/proc/$1/stat")
+    stat=${stat##*) }
+    # after ')': state=1 ... utime=12 stime=13
+    awk '{ print $12 + $13 }' <<<"$stat"
+}
+
+# sched_ns PID: "TID:NS ..." run time of each live thread, in ns, from
+# /proc/PID/task/*/schedstat. Finer than utime+stime (whole ticks) but it
+# forgets threads that exit, so it only cross-checks the tick figure.
+sched_ns() {
+    local t out=""
+    for t in /proc/"$1"/task/*; do
+        out+="${t##*/}:$(cut -d' ' -f1 "$t/schedstat" 2>/dev/null) "
+    done
+    echo "$out"
+}
+
+# sched_delta A B: B's total minus A's, in ns; n/a when the threads differ.
+sched_delta() {
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        na = split(a, x, " "); nb = split(b, y, " ")
+        if (na != nb) { print "n/a"; exit }
+        for (k = 1; k <= na; k++) {
+            split(x[k], p, ":"); split(y[k], q, ":")
+            if (p[1] != q[1] || p[2] == "" || q[2] == "") { print "n/a"; exit }
+            d += q[2] - p[2] }
+        printf "%.0f", d }'
+}
+
+# hwm_kib PID: peak resident set size (VmHWM) in KiB.
+hwm_kib() {
+    awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"
+}
+
+now() { date +%s.%N; }
+
+# ratio A B: A/B with three decimals, or n/a when B is zero.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { num = "^[0-9]+([.][0-9]*)?$"
+        if (a ~ num && b ~ num && b + 0 > 0) printf "%.3f", a / b
+        else print "n/a" }'
+}
+
+# verdict RATIO OP LIMIT: PASS or MISS (n/a when there is no ratio).
+verdict() {
+    awk -v r="$1" -v op="$2" -v l="$3" 'BEGIN {
+        if (r == "n/a") { print "n/a"; exit }
+        ok = (op == "<") ? (r + 0 < l + 0) : (r + 0 <= l + 0)
+        print ok ? "PASS" : "MISS" }'
+}
+
+main() {
+    check_prereqs
+    tmpdir=$(mktemp -d /tmp/parallax-bench.XXXXXX)
+    sock_path="" sleeper=""
+    pids=(); sess=(); plabel=(); pcomm=(); psize=(); pmark=()
+    trap cleanup EXIT
+    trap 'echo "bench: interrupted" >&2; exit 130' INT TERM HUP
+
+    # No user tmux config; the status line off so each program gets all of
+    # WxH; panes get the same TERM as everything else.
+    printf '%s\n' 'set -g status off' \
+        "set -g default-terminal $TERM" >"$tmpdir/tmux.conf"
+    # htop reads and rewrites its htoprc: give it a private default one so
+    # that a user's settings do not change what it costs.
+    local htoprc="$tmpdir/htoprc"
+
+    local size
+    for size in $sizes; do
+        start "parallax -t 1" parallax "$size" "CPU user %" "$parallax" -t 1
+        start "htop -d 10" htop "$size" "Load average" \
+            env HTOPRC="$htoprc" htop -d 10
+    done
+    local i n=${#pids[@]}
+    for ((i = 0; i < n; i++)); do wait_up "$i"; done
+
+    # The window: CPU time is the difference between its two ends.
+    local load0 t0 t1 load1
+    local -a c0 c1 s0 s1 hwm
+    load0=$(cut -d' ' -f1-3 /proc/loadavg)
+    t0=$(now)
+    for ((i = 0; i < n; i++)); do
+        c0[i]=$(cpu_ticks "${pids[i]}"); s0[i]=$(sched_ns "${pids[i]}")
+    done
+    echo "bench: measuring ${n} programs side by side for ${seconds} s..." >&2
+    # in the background so that a signal ends the wait at once
+    sleep "$seconds" &
+    sleeper=$!
+    wait "$sleeper"
+    sleeper=""
+    for ((i = 0; i < n; i++)); do alive "$i"; done
+    for ((i = 0; i < n; i++)); do
+        c1[i]=$(cpu_ticks "${pids[i]}"); s1[i]=$(sched_ns "${pids[i]}")
+    done
+    t1=$(now)
+    load1=$(cut -d' ' -f1-3 /proc/loadavg)
+    # Peak RSS just before stopping (it only grows, so any later read is
+    # the same or higher); also note which back-end parallax drew from.
+    local via
+    for ((i = 0; i < n; i++)); do hwm[i]=$(hwm_kib "${pids[i]}"); done
+    # (the names of collectors/*_source.c; the screen layout may move them)
+    via=$(tmx capture-pane -p -t "${sess[0]}" |
+        grep -o -m1 -E 'pcp local|libgtop\+/proc') || true
+    via="via ${via:-an unseen back-end}"
+    tmx kill-server 2>/dev/null || true
+
+    report
+}
+
+# report: the table, on stdout and in bench/out/. Reads the figures that
+# main measured (bash locals are visible to the functions main calls).
+report() {
+    local hz window out stamp
+    hz=$(getconf CLK_TCK)
+    window=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+    stamp=$(date +%Y%m%d-%H%M%S)
+    mkdir -p "$here/out"
+    out="$here/out/bench-$stamp.txt"
+    local -a ms sms
+    for ((i = 0; i < n; i++)); do
+        ms[i]=$(awk -v d=$((c1[i] - c0[i])) -v hz="$hz" -v w="$window" \
+            'BEGIN { printf "%.0f", d * 1000 / hz * 60 / w }')
+        sms[i]=$(awk -v d="$(sched_delta "${s0[i]}" "${s1[i]}")" -v w="$window" \
+            'BEGIN { if (d == "n/a") print d; else printf "%.1f", d / 1e6 * 60 / w }')
+    done
+    local missed=0
+    {
+        printf 'parallax bench %s  window %s s  %s CPUs  load %s -> %s\n' \
+            "$(date '+%F %T')" "$window" "$(nproc)" "$load0" "$load1"
+        printf '%s (%s, %s), %s\n' \
+            "$("$parallax" -V)" "$via" \
+            "$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo no git)" \
+            "$(htop --version | head -n1)"
+        printf '%s %s ms %s\n%s\n\n' "CPU ms/min: utime+stime, in whole" \
+            $((1000 / hz)) "ticks (the figure judged);" \
+            "sched ms/min: the threads' schedstat run times, in ns (a cross-check)"
+        printf '%-14s %-7s %7s %11s %12s %13s\n' \
+            program size PID "CPU ms/min" "sched ms/min" "peak RSS KiB"
+        for ((i = 0; i < n; i++)); do
+            printf '%-14s %-7s %7s %11s %12s %13s\n' "${plabel[i]}" \
+                "${psize[i]}" "${pids[i]}" "${ms[i]}" "${sms[i]}" "${hwm[i]}"
+        done
+        printf '\n%-14s %-7s %14s %8s  %s\n' \
+            target size parallax/htop limit result
+        local p h r v
+        for ((p = 0; p < n; p += 2)); do
+            h=$((p + 1))
+            r=$(ratio "${ms[p]}" "${ms[h]}")
+            v=$(verdict "$r" "<" "$cpu_limit")
+            [ "$v" = PASS ] || missed=1
+            printf '%-14s %-7s %14s %8s  %s\n' CPU "${psize[p]}" "$r" \
+                "< $cpu_limit" "$v"
+            r=$(ratio "${sms[p]}" "${sms[h]}")
+            printf '%-14s %-7s %14s %8s  %s\n' "CPU (sched)" "${psize[p]}" \
+                "$r" "< $cpu_limit" "$(verdict "$r" "<" "$cpu_limit") (info)"
+            r=$(ratio "${hwm[p]}" "${hwm[h]}")
+            v=$(verdict "$r" "<=" "$rss_limit")
+            [ "$v" = PASS ] || missed=1
+            printf '%-14s %-7s %14s %8s  %s\n' "peak RSS" "${psize[p]}" "$r" \
+                "<= $rss_limit" "$v"
+        done
+    } >"$out"
+    cat "$out"
+    echo "bench: written to bench/out/${out##*/}" >&2
+    if [ "$missed" = 1 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then exit 1; fi
+}
+
+main "$@"
