@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "core/fmt.h"
+#include "core/jobs.h"
 #include "core/ratio.h"
 
 int view_columns(int nsrc, struct view_col *cols, int max)
@@ -114,4 +115,60 @@ void view_ratio_text(double r, char *buf, size_t n)
     else
         snprintf(raw, sizeof(raw), "%.2f", r);
     snprintf(buf, n, "%*s", VIEW_RATIO_W, raw);
+}
+
+void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
+                   char *detail, size_t dn, bool utf8)
+{
+    const struct job_cell *c = jobs_cell(j, src, w);
+    const char *unit = j->wl[w]->unit;
+    char raw[32] = "";
+    double fig = jobs_figure(c);
+    if (isfinite(fig))
+        fmt_value(raw, sizeof(raw), fig, MF_SI);
+    snprintf(val, vn, "%*s", VIEW_VALUE_W, raw);
+    switch (c->state) {
+    case JOB_IDLE:
+        snprintf(detail, dn, "%s", "");
+        break;
+    case JOB_RUNNING:
+    case JOB_STOPPING:
+        snprintf(detail, dn, "%s %d/%d %s",
+                 c->state == JOB_RUNNING ? ">" : "stop", c->repeat + 1,
+                 c->repeats, unit);
+        break;
+    case JOB_FAILED:
+        snprintf(detail, dn, "failed: %s", c->note);
+        break;
+    case JOB_DONE:
+    case JOB_STOPPED:
+        if (isfinite(c->stats.ci95)) {
+            char ci[32];
+            fmt_value(ci, sizeof(ci), c->stats.ci95, MF_SI);
+            snprintf(detail, dn, "%s%s %s", utf8 ? "\u00b1" : "+-", ci, unit);
+        } else {
+            snprintf(detail, dn, "%s", unit);
+        }
+        break;
+    }
+}
+
+double view_job_ratio(const struct jobs *j, int guest, int w)
+{
+    const struct job_cell *g = jobs_cell(j, guest, w), *h = jobs_cell(j, 0, w);
+    /* only finished figures: a live one against a median would drift */
+    if (g->stats.n == 0 || h->stats.n == 0)
+        return NAN;
+    return ratio_oriented(g->stats.median, h->stats.median,
+                          j->wl[w]->better == WL_LOWER_IS_BETTER
+                              ? RO_HIGHER_WORSE
+                              : RO_LOWER_WORSE);
+}
+
+double view_job_index(const struct jobs *j, int guest)
+{
+    double r[JOBS_MAX_WL];
+    for (int w = 0; w < j->nwl; w++)
+        r[w] = view_job_ratio(j, guest, w);
+    return ratio_geomean(r, j->nwl);
 }

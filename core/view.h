@@ -50,3 +50,19 @@ double view_metric_ratio(const struct source_model *guest,
 void view_ratio_text(double r, char *buf, size_t n);
 
 #endif
+
+struct jobs;
+
+/* Workload w's figure on source src (right-aligned in VIEW_VALUE_W) and
+ * its detail: "±6 ns" (95% interval of the repeats; "+-" in ASCII),
+ * "> 2/3 ns" while running, "failed: why", or "" when it never ran there. */
+void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
+                   char *detail, size_t dn, bool utf8);
+
+/* The guest/host ratio of workload w, > 1 when worse in the guest (slower
+ * or less throughput); NaN when either side has no figure. */
+double view_job_ratio(const struct jobs *j, int guest, int w);
+
+/* The overall index of a guest: the geometric mean of its workload
+ * ratios; NaN when no workload has a ratio yet. */
+double view_job_index(const struct jobs *j, int guest);

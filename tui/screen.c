@@ -28,8 +28,10 @@ static void draw_title(const struct session *s)
 
 static void draw_keys(void)
 {
-    static const char *const keys[][2] = {{"q", "Quit"},
-                                          {"<>", "Scroll guests"}};
+    static const char *const keys[][2] = {
+        {"q", "Quit"},   {"Tab", "Focus"},  {"Space", "Start/Stop"},
+        {"a", "Suite"},  {"x", "Stop all"}, {"0-9", "Sources"},
+        {"<>", "Scroll"}};
     move(LINES - 1, 0);
     clrtoeol();
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -50,15 +52,16 @@ static void draw_too_small(void)
     mvaddnstr(LINES / 2, 0, msg, COLS);
 }
 
-void screen_draw(const struct session *s, const struct table_panel *table,
-                 bool utf8)
+void screen_draw(const struct session *s, const struct jobs *j,
+                 struct table_panel *table, bool utf8)
 {
     erase();
     if (COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS) {
         draw_too_small();
     } else {
         draw_title(s);
-        table_panel_draw(table, s, 2, LINES - 3, utf8);
+        mvaddnstr(1, 1, table->status, COLS - 1);
+        table_panel_draw(table, s, j, 2, LINES - 3, utf8);
         draw_keys();
     }
     refresh();

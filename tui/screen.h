@@ -7,8 +7,8 @@
 #include "core/session.h"
 #include "tui/table_panel.h"
 
-/* Draws the whole screen from the session's models (reads only). */
-void screen_draw(const struct session *s, const struct table_panel *table,
-                 bool utf8);
+/* Draws the whole screen from the session's models and jobs. */
+void screen_draw(const struct session *s, const struct jobs *j,
+                 struct table_panel *table, bool utf8);
 
 #endif

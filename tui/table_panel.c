@@ -1,7 +1,7 @@
 /* See table_panel.h. The host column is always shown; guests (each with
  * its ratio column) fill the rest of the width. Sparklines get the room
  * that is left, up to twice their --text width, and shrink before any
- * column scrolls out. */
+ * column scrolls out. All cell text comes from core/view.c. */
 #include "tui/table_panel.h"
 
 #include <curses.h>
@@ -13,14 +13,18 @@
 #include "tui/colors.h"
 #include "tui/panel.h"
 
-#define SPARK_MAX (2 * VIEW_SPARK_W)
-#define SPARK_MIN 4 /* below this, scroll rather than shrink */
-#define BAD_RATIO 1.5
+#define SPARK_MAX       (2 * VIEW_SPARK_W)
+#define SPARK_MIN       4 /* below this, scroll rather than shrink */
+#define BAD_RATIO       1.5
+#define SUITE_KEY_SUITE "quick"
 
 struct layout {
     int spark_w;
-    int src_w;   /* width of a source column */
-    int nguests; /* guests that fit */
+    int src_w;                      /* width of a source column */
+    int nguests;                    /* guests that fit */
+    int first;                      /* the first guest shown */
+    int y_metrics, n_metrics;       /* counter rows */
+    int y_sep, y_wl, n_wl, y_index; /* workloads section */
 };
 
 static double mono(void)
@@ -30,25 +34,48 @@ static double mono(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static struct layout compute_layout(const struct session *s, int first)
+static void layout_columns(struct layout *l, const struct session *s, int first)
 {
-    struct layout l;
     int guests = s->nsrc - first > 0 ? s->nsrc - first : 0;
     int fixed = VIEW_VALUE_W + 3; /* figure, space, gap */
     for (;; guests--) {
         int room = COLS - VIEW_LABEL_W - guests * VIEW_RATIO_W;
-        int per = room / (guests + 1);
-        l.spark_w = per - fixed;
-        if (l.spark_w > SPARK_MAX)
-            l.spark_w = SPARK_MAX;
-        if (l.spark_w >= SPARK_MIN || guests <= 0)
+        l->spark_w = room / (guests + 1) - fixed;
+        if (l->spark_w > SPARK_MAX)
+            l->spark_w = SPARK_MAX;
+        if (l->spark_w >= SPARK_MIN || guests <= 0)
             break;
     }
-    if (l.spark_w < 0)
-        l.spark_w = 0;
-    l.src_w = fixed + l.spark_w;
-    l.nguests = guests;
-    return l;
+    if (l->spark_w < 0)
+        l->spark_w = 0;
+    l->src_w = fixed + l->spark_w;
+    l->nguests = guests;
+    l->first = first;
+}
+
+/* Splits the rows below the headers between counters and workloads. */
+static void layout_rows(struct layout *l, const struct table_panel *p,
+                        const struct jobs *j, int y0, int height)
+{
+    int avail = height - VIEW_HEADER_ROWS - 1;
+    int wl_need = j->nwl + 2; /* separator, rows, index */
+    if (METRIC_COUNT + wl_need <= avail)
+        l->n_metrics = METRIC_COUNT;
+    else if (p->focus == FOCUS_COUNTERS)
+        l->n_metrics = avail - 3 < METRIC_COUNT ? avail - 3 : METRIC_COUNT;
+    else
+        l->n_metrics = avail - wl_need > 4 ? avail - wl_need : 4;
+    if (l->n_metrics < 0)
+        l->n_metrics = 0;
+    l->y_metrics = y0 + VIEW_HEADER_ROWS + 1;
+    l->y_sep = l->y_metrics + l->n_metrics;
+    l->y_wl = l->y_sep + 1;
+    l->n_wl = avail - l->n_metrics - 2;
+    if (l->n_wl > j->nwl)
+        l->n_wl = j->nwl;
+    if (l->n_wl < 0)
+        l->n_wl = 0;
+    l->y_index = l->y_wl + l->n_wl;
 }
 
 static int state_role(const struct source_model *m, double now, double iv)
@@ -71,101 +98,230 @@ static void put(int y, int x, int w, int attr, const char *text)
     attroff(attr);
 }
 
-static void draw_source_column(const struct session *s, int src, int x,
-                               const struct layout *l, int y0, int height,
-                               bool utf8)
+/* A UTF-8 string of known cell width, drawn only when it fits whole. */
+static void put_cells(int y, int x, int cells, int attr, const char *text)
+{
+    if (x + cells > COLS)
+        return;
+    attron(attr);
+    mvaddstr(y, x, text);
+    attroff(attr);
+}
+
+static void draw_headers(const struct session *s, const struct jobs *j, int src,
+                         int x, const struct layout *l, int y0)
 {
     const struct source_model *m = &s->model[src];
     double now = mono();
-    for (int row = 0; row < VIEW_HEADER_ROWS && row < height; row++) {
+    for (int row = 0; row < VIEW_HEADER_ROWS; row++) {
         char buf[160];
         view_source_header(m, row, now, s->interval, buf, sizeof(buf));
         int attr = A_NORMAL;
-        if (row == 0)
+        if (row == 0) {
             attr = colors_attr(ROLE_SOURCE);
-        else if (row == 1)
+            if (j->excluded[src]) /* does not take part in workloads */
+                snprintf(buf, sizeof(buf), "%s [off]", m->name);
+        } else if (row == 1) {
             attr = colors_attr(state_role(m, now, s->interval));
+        }
         put(y0 + row, x + 1, l->src_w - 2, attr, buf);
     }
-    for (int id = 0; id < METRIC_COUNT; id++) {
-        int y = y0 + VIEW_HEADER_ROWS + 1 + id;
-        if (y >= y0 + height)
-            break;
-        char val[32], spark[SPARK_MAX * 4 + 1];
+}
+
+static void draw_source_column(const struct session *s, const struct jobs *j,
+                               int src, int x, const struct layout *l,
+                               int wl_top, bool utf8)
+{
+    const struct source_model *m = &s->model[src];
+    char val[32], spark[SPARK_MAX * 4 + 1], detail[160];
+    for (int id = 0; id < l->n_metrics; id++) {
+        int y = l->y_metrics + id;
         view_metric_cell(m, id, val, sizeof(val), spark, sizeof(spark),
                          l->spark_w, utf8);
         put(y, x, VIEW_VALUE_W, A_NORMAL, val);
-        if (l->spark_w > 0 && x + VIEW_VALUE_W + 1 + l->spark_w <= COLS) {
-            attron(colors_attr(ROLE_SPARK));
-            mvaddstr(y, x + VIEW_VALUE_W + 1, spark);
-            attroff(colors_attr(ROLE_SPARK));
-        }
+        if (l->spark_w > 0)
+            put_cells(y, x + VIEW_VALUE_W + 1, l->spark_w,
+                      colors_attr(ROLE_SPARK), spark);
+    }
+    for (int r = 0; r < l->n_wl; r++) {
+        int w = wl_top + r;
+        view_job_cell(j, src, w, val, sizeof(val), detail, sizeof(detail),
+                      utf8);
+        put(l->y_wl + r, x, VIEW_VALUE_W, A_NORMAL, val);
+        put(l->y_wl + r, x + VIEW_VALUE_W + 1, l->spark_w + 1, A_NORMAL,
+            detail);
     }
 }
 
-static void draw_ratio_column(const struct session *s, int src, int x, int y0,
-                              int height, bool utf8)
+static int ratio_attr(double r)
 {
-    if (x + VIEW_RATIO_W <= COLS) { /* one cell; two bytes in UTF-8 */
-        attron(colors_attr(ROLE_SOURCE));
-        mvaddstr(y0, x + VIEW_RATIO_W - 1, utf8 ? "\u00d7" : "x");
-        attroff(colors_attr(ROLE_SOURCE));
-    }
-    for (int id = 0; id < METRIC_COUNT; id++) {
-        int y = y0 + VIEW_HEADER_ROWS + 1 + id;
-        if (y >= y0 + height)
-            break;
+    if (isfinite(r) && r >= BAD_RATIO)
+        return colors_attr(ROLE_RATIO_BAD);
+    if (isfinite(r) && r <= 1 / BAD_RATIO)
+        return colors_attr(ROLE_RATIO_GOOD);
+    return A_NORMAL;
+}
+
+static void draw_ratio_column(const struct session *s, const struct jobs *j,
+                              int src, int x, const struct layout *l, int y0,
+                              int wl_top, bool utf8)
+{
+    char buf[16];
+    put_cells(y0, x + VIEW_RATIO_W - 1, 1, colors_attr(ROLE_SOURCE),
+              utf8 ? "\u00d7" : "x");
+    for (int id = 0; id < l->n_metrics; id++) {
         double r = view_metric_ratio(&s->model[src], &s->model[0], id);
-        char buf[16];
         view_ratio_text(r, buf, sizeof(buf));
-        int attr = A_NORMAL;
-        if (isfinite(r) && r >= BAD_RATIO)
-            attr = colors_attr(ROLE_RATIO_BAD);
-        else if (isfinite(r) && r <= 1 / BAD_RATIO)
-            attr = colors_attr(ROLE_RATIO_GOOD);
-        put(y, x, VIEW_RATIO_W, attr, buf);
+        put(l->y_metrics + id, x, VIEW_RATIO_W, ratio_attr(r), buf);
     }
+    for (int row = 0; row < l->n_wl; row++) {
+        double r = view_job_ratio(j, src, wl_top + row);
+        view_ratio_text(r, buf, sizeof(buf));
+        put(l->y_wl + row, x, VIEW_RATIO_W, ratio_attr(r), buf);
+    }
+    double idx = view_job_index(j, src);
+    view_ratio_text(idx, buf, sizeof(buf));
+    put(l->y_index, x, VIEW_RATIO_W, ratio_attr(idx) | A_BOLD, buf);
 }
 
-void table_panel_draw(const struct table_panel *p, const struct session *s,
-                      int y0, int height, bool utf8)
+static void draw_labels(const struct table_panel *p, const struct jobs *j,
+                        const struct layout *l, bool utf8)
 {
-    int first = p->first_guest < 1 ? 1 : p->first_guest;
-    struct layout l = compute_layout(s, first);
-    for (int id = 0; id < METRIC_COUNT; id++) {
-        int y = y0 + VIEW_HEADER_ROWS + 1 + id;
-        if (y < y0 + height)
-            put(y, 0, VIEW_LABEL_W - 1, colors_attr(ROLE_LABEL),
-                metric_descs[id].label);
+    for (int id = 0; id < l->n_metrics; id++)
+        put(l->y_metrics + id, 0, VIEW_LABEL_W - 1, colors_attr(ROLE_LABEL),
+            metric_descs[id].label);
+    attron(colors_attr(ROLE_LABEL));
+    mvhline(l->y_sep, 0, utf8 ? ACS_HLINE : '-', COLS);
+    attroff(colors_attr(ROLE_LABEL));
+    put(l->y_sep, 1, 12, colors_attr(ROLE_LABEL) | A_BOLD, " workloads ");
+    for (int r = 0; r < l->n_wl; r++) {
+        int w = p->wl_top + r;
+        char label[VIEW_LABEL_W + 1];
+        snprintf(label, sizeof(label), "%c %s", jobs_running(j, w) ? '>' : ' ',
+                 j->wl[w]->name);
+        int attr = colors_attr(ROLE_LABEL);
+        if (w == p->sel && p->focus == FOCUS_WORKLOADS)
+            attr = A_REVERSE;
+        put(l->y_wl + r, 0, VIEW_LABEL_W - 1, attr, label);
     }
-    if (first > 1)
+    put(l->y_index, 0, VIEW_LABEL_W - 1, colors_attr(ROLE_LABEL) | A_BOLD,
+        "  index");
+}
+
+void table_panel_draw(struct table_panel *p, const struct session *s,
+                      const struct jobs *j, int y0, int height, bool utf8)
+{
+    struct layout l;
+    layout_columns(&l, s, p->first_guest < 1 ? 1 : p->first_guest);
+    layout_rows(&l, p, j, y0, height);
+    /* keep the selection in view */
+    if (p->sel < p->wl_top)
+        p->wl_top = p->sel;
+    if (l.n_wl > 0 && p->sel >= p->wl_top + l.n_wl)
+        p->wl_top = p->sel - l.n_wl + 1;
+    if (p->wl_top > j->nwl - l.n_wl)
+        p->wl_top = j->nwl - l.n_wl > 0 ? j->nwl - l.n_wl : 0;
+
+    draw_labels(p, j, &l, utf8);
+    if (l.first > 1)
         put(y0, 0, VIEW_LABEL_W, colors_attr(ROLE_STALE), "< more");
     int x = VIEW_LABEL_W;
-    draw_source_column(s, 0, x, &l, y0, height, utf8);
+    draw_headers(s, j, 0, x, &l, y0);
+    draw_source_column(s, j, 0, x, &l, p->wl_top, utf8);
     x += l.src_w;
-    for (int g = first; g < first + l.nguests && g < s->nsrc; g++) {
-        draw_source_column(s, g, x, &l, y0, height, utf8);
+    for (int g = l.first; g < l.first + l.nguests && g < s->nsrc; g++) {
+        draw_headers(s, j, g, x, &l, y0);
+        draw_source_column(s, j, g, x, &l, p->wl_top, utf8);
         x += l.src_w;
-        draw_ratio_column(s, g, x, y0, height, utf8);
+        draw_ratio_column(s, j, g, x, &l, y0, p->wl_top, utf8);
         x += VIEW_RATIO_W;
     }
-    if (first + l.nguests < s->nsrc)
+    if (l.first + l.nguests < s->nsrc)
         put(y0 + 1, 0, VIEW_LABEL_W, colors_attr(ROLE_STALE), "more >");
 }
 
-int table_panel_key(struct table_panel *p, const struct session *s, int ch)
+/* Space: start the selected workload, or stop it where it runs. */
+static void toggle_selected(struct table_panel *p, const struct session *s,
+                            struct jobs *j)
+{
+    const char *name = j->wl[p->sel]->name;
+    if (jobs_running(j, p->sel)) {
+        jobs_stop(j, p->sel);
+        snprintf(p->status, sizeof(p->status), "stopping %s", name);
+        return;
+    }
+    char err[160];
+    if (jobs_start(j, s, p->sel, err, sizeof(err)) < 0)
+        snprintf(p->status, sizeof(p->status), "%s: %s", name, err);
+    else
+        snprintf(p->status, sizeof(p->status), "started %s", name);
+}
+
+static int workload_key(struct table_panel *p, const struct session *s,
+                        struct jobs *j, int ch)
+{
+    char err[160];
+    switch (ch) {
+    case ' ':
+        toggle_selected(p, s, j);
+        return KR_HANDLED | KR_REDRAW;
+    case 'a':
+        if (jobs_run_suite(j, s, SUITE_KEY_SUITE, err, sizeof(err)) < 0)
+            snprintf(p->status, sizeof(p->status), "suite: %s", err);
+        else
+            snprintf(p->status, sizeof(p->status),
+                     "running the %s suite, one workload after another",
+                     SUITE_KEY_SUITE);
+        return KR_HANDLED | KR_REDRAW;
+    case 'x':
+        jobs_stop_all(j);
+        snprintf(p->status, sizeof(p->status), "stopping every workload");
+        return KR_HANDLED | KR_REDRAW;
+    default:
+        if (ch >= '0' && ch <= '9' && ch - '0' < s->nsrc) {
+            int src = ch - '0';
+            j->excluded[src] = !j->excluded[src];
+            snprintf(p->status, sizeof(p->status), "%s %s workloads",
+                     s->model[src].name,
+                     j->excluded[src] ? "takes no part in" : "takes part in");
+            return KR_HANDLED | KR_REDRAW;
+        }
+        return KR_IGNORED;
+    }
+}
+
+int table_panel_key(struct table_panel *p, const struct session *s,
+                    struct jobs *j, int ch)
 {
     int first = p->first_guest < 1 ? 1 : p->first_guest;
+    struct layout l;
     switch (ch) {
     case KEY_RIGHT:
-        if (first + compute_layout(s, first).nguests < s->nsrc)
+        layout_columns(&l, s, first);
+        if (first + l.nguests < s->nsrc)
             p->first_guest = first + 1;
         return KR_HANDLED | KR_REDRAW;
     case KEY_LEFT:
         if (first > 1)
             p->first_guest = first - 1;
         return KR_HANDLED | KR_REDRAW;
+    case '\t':
+        p->focus =
+            p->focus == FOCUS_COUNTERS ? FOCUS_WORKLOADS : FOCUS_COUNTERS;
+        return KR_HANDLED | KR_REDRAW;
+    case KEY_DOWN:
+    case 'j':
+        p->focus = FOCUS_WORKLOADS;
+        if (p->sel < j->nwl - 1)
+            p->sel++;
+        return KR_HANDLED | KR_REDRAW;
+    case KEY_UP:
+    case 'k':
+        p->focus = FOCUS_WORKLOADS;
+        if (p->sel > 0)
+            p->sel--;
+        return KR_HANDLED | KR_REDRAW;
     default:
-        return KR_IGNORED;
+        return workload_key(p, s, j, ch);
     }
 }

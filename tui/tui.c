@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/jobs.h"
 #include "core/session.h"
 #include "tui/colors.h"
 #include "tui/panel.h"
@@ -144,6 +145,7 @@ static void curses_end(void)
 }
 
 static struct table_panel table;
+static struct jobs jobs;
 
 /* Keys of the whole screen; the rest go to the table. */
 static int screen_key(const struct session *s, int ch)
@@ -157,7 +159,7 @@ static int screen_key(const struct session *s, int ch)
     case 12: /* ^L */
         return KR_HANDLED | KR_REDRAW;
     default:
-        return table_panel_key(&table, s, ch);
+        return table_panel_key(&table, s, &jobs, ch);
     }
 }
 
@@ -183,12 +185,15 @@ static int main_loop(struct session *s, bool utf8)
         {.fd = session_fd(s), .events = POLLIN},
         {.fd = sig_pipe[0], .events = POLLIN},
     };
-    screen_draw(s, &table, utf8);
+    screen_draw(s, &jobs, &table, utf8);
     for (;;) {
         /* redraws follow the samples (and keys): no timer of its own, so
          * the main thread wakes once per interval; the timeout only keeps
          * the states' ages moving if every source hangs */
-        int n = poll(pfd, 3, (int)(s->interval * 1000) + 100);
+        int timeout = (int)(s->interval * 1000) + 100;
+        if (jobs_running(&jobs, -1) && timeout > 250)
+            timeout = 250; /* runs report progress and end between samples */
+        int n = poll(pfd, 3, timeout);
         if (n < 0 && errno != EINTR)
             return 0;
         char sig;
@@ -199,8 +204,10 @@ static int main_loop(struct session *s, bool utf8)
             return 0;
         if (pfd[1].revents && session_update(s))
             redraw = true;
+        if (jobs_update(&jobs, s))
+            redraw = true;
         if (redraw)
-            screen_draw(s, &table, utf8);
+            screen_draw(s, &jobs, &table, utf8);
     }
 }
 
@@ -224,10 +231,12 @@ int tui_run(const struct options *o)
         dprintf(real_stderr, "parallax: %s\n", err);
         return 1;
     }
+    jobs_init(&jobs);
     install_signals();
     curses_start();
     int sig = main_loop(&s, utf8);
     curses_end();
+    jobs_free(&jobs); /* stops and reaps every workload */
     session_close(&s);
     if (real_stderr >= 0) {
         dup2(real_stderr, STDERR_FILENO);

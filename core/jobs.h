@@ -1,0 +1,84 @@
+/* Jobs: the catalogue's workloads across the sources — which run where,
+ * their live figures and the statistics of their repeats — for the
+ * workloads rows of the screen and the reports. On this host a job runs
+ * through the local runner, the same code pmdaparallax runs in guests. */
+#ifndef PARALLAX_JOBS_H
+#define PARALLAX_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/session.h"
+#include "workloads/runner.h"
+#include "workloads/stats.h"
+
+#define JOBS_MAX_WL 64
+
+enum job_state {
+    JOB_IDLE,     /* never run here */
+    JOB_RUNNING,  /* a run is live */
+    JOB_STOPPING, /* stop asked for, not yet ended */
+    JOB_DONE,     /* the last run gave every repeat */
+    JOB_STOPPED,  /* the last run was stopped; finished repeats are kept */
+    JOB_FAILED,   /* the last run failed: see note */
+};
+
+/* One workload on one source. */
+struct job_cell {
+    enum job_state state;
+    double live;           /* figure of the repeat in progress, NaN */
+    int repeat, repeats;   /* progress through the repeats */
+    struct wl_stats stats; /* over the finished repeats of the last run */
+    int placement;         /* enum wl_placement of the last result */
+    char note[128];        /* why it failed */
+};
+
+struct jobs {
+    int nwl;
+    const struct workload *wl[JOBS_MAX_WL];
+    struct wl_run_opts opts;                     /* how every run is made */
+    struct job_cell *cells[SESSION_MAX_SOURCES]; /* [src][wl], on demand */
+    struct wl_run *host_run[JOBS_MAX_WL];
+    bool excluded[SESSION_MAX_SOURCES]; /* sources that do not take part */
+    int queue[JOBS_MAX_WL];             /* a suite, run one after another */
+    int qlen, qpos;
+};
+
+/* Loads the catalogue; runs default to 3 repeats of 1 s after 0.1 s of
+ * warm-up. */
+void jobs_init(struct jobs *j);
+
+/* Starts workload w on every source that takes part. 0, or -1 with the
+ * reason in err (nothing was started). */
+int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
+               size_t errlen);
+
+/* Stops workload w everywhere it runs. */
+void jobs_stop(struct jobs *j, int w);
+
+/* Stops every workload and drops a queued suite. */
+void jobs_stop_all(struct jobs *j);
+
+/* Queues the suite `name` and starts its first workload. 0, or -1 with the
+ * reason in err. */
+int jobs_run_suite(struct jobs *j, const struct session *s, const char *name,
+                   char *err, size_t errlen);
+
+/* Polls the runs, folds their progress into the cells and moves a suite
+ * on. True when anything changed. Never blocks. */
+bool jobs_update(struct jobs *j, const struct session *s);
+
+/* True while w runs (or stops) on any source; with w < 0, any workload. */
+bool jobs_running(const struct jobs *j, int w);
+
+/* The cell of workload w on source src (a blank one if never touched). */
+const struct job_cell *jobs_cell(const struct jobs *j, int src, int w);
+
+/* The figure a cell shows: the live figure while running, else the median
+ * of the last run's repeats; NaN when there is none. */
+double jobs_figure(const struct job_cell *c);
+
+/* Stops everything and frees the runs and cells. */
+void jobs_free(struct jobs *j);
+
+#endif
