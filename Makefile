@@ -123,6 +123,32 @@ install: all
 	install -d $(DESTDIR)$(LIBEXECDIR)
 	install -m 755 $(HELLO) $(DESTDIR)$(LIBEXECDIR)/
 
+# pmdaparallax, the guest agent (pmda/, issue 4): libpcp_pmda and the same
+# libparallax.a the host uses. `make install` puts it where pmdaproc.sh
+# expects it; ./Install there registers it with pmcd (README).
+PMDA_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard pmda/*.c))
+PMDA := $(BUILD)/pmdaparallax
+PCP_PMDAS_DIR ?= $(or $(shell sed -n 's/^PCP_PMDAS_DIR=//p' \
+    $${PCP_CONF:-/etc/pcp.conf} 2>/dev/null),/var/lib/pcp/pmdas)
+PMDA_DIR = $(DESTDIR)$(PCP_PMDAS_DIR)/parallax
+.PHONY: install-pmda
+build: $(PMDA)
+install: install-pmda
+
+$(PMDA): $(PMDA_OBJ) $(LIBPARALLAX)
+	$(CC) $(SAN) -o $@ $(PMDA_OBJ) $(LIBPARALLAX) $(PMDA_LIBS) \
+	    $(call pc,--libs,libcrypto)
+
+# the agent's control parsing is plain C, tested on its own
+$(BUILD)/tests/unit/test_pmda_control: $(BUILD)/tests/unit/test_pmda_control.o \
+    $(BUILD)/pmda/control.o $(LIBPARALLAX)
+	$(CC) $(SAN) -o $@ $^ $(TEST_LIBS)
+
+install-pmda: $(PMDA)
+	install -d $(PMDA_DIR)
+	install -m 755 $(PMDA) pmda/Install pmda/Remove $(PMDA_DIR)/
+	install -m 644 pmda/pmns pmda/root pmda/help pmda/domain.h $(PMDA_DIR)/
+
 clean:
 	rm -rf build build-asan bench/out
 

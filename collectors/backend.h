@@ -20,6 +20,11 @@ struct backend {
     /* Fills out (values, timestamps, info). 0, or -1 with out->error set. */
     int (*fetch)(void *state, struct sample *out);
     void (*close)(void *state);
+    /* Optional: stores `value` (text, converted to the metric's type) into
+     * the metric `name`. 0, or a negative PCP error code with the reason
+     * and its fix in msg. */
+    int (*store)(void *state, const char *name, const char *value, char *msg,
+                 size_t msglen);
 };
 
 extern const struct backend backend_pcp_local;

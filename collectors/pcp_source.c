@@ -2,13 +2,16 @@
  * pmFetch per sample from a PCP context: the local context for this host
  * (no daemon; the context belongs to the thread that opens it, so a sampler
  * thread opens, fetches and closes it) or a host context for a pmcd. */
+#include <errno.h>
 #include <math.h>
 #include <pcp/pmapi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collectors/backend.h"
+#include "collectors/pmda_jobs.h"
 
 /* What a source is, fetched with the metrics. */
 enum info_id { INFO_HOST, INFO_RELEASE, INFO_NCPU, INFO_PHYSMEM, INFO_COUNT };
@@ -24,11 +27,12 @@ static const char *const info_names[INFO_COUNT] = {
 
 struct pcp_state {
     int ctx;
-    pmID pmids[NPMID];
+    pmID pmids[NPMID + PJ_COUNT]; /* the table, then pmdaparallax's */
     pmDesc desc[NPMID];
     bool known[NPMID]; /* the source has this metric */
     int inst[NPMID];   /* instance to pick, PM_IN_NULL for singular */
     bool pmda;         /* pmdaparallax answers */
+    struct pmda_jobs pj;
 };
 
 /* The name a table entry is fetched by: derived expressions (they contain
@@ -164,6 +168,8 @@ static void *pcp_open(int type, const char *target, char *err, size_t errlen)
         return NULL;
     }
     st->pmda = type == PM_CONTEXT_HOST && has_pmda();
+    if (st->pmda && pmda_jobs_lookup(&st->pj))
+        memcpy(st->pmids + NPMID, st->pj.id, sizeof(st->pj.id));
     return st;
 }
 
@@ -243,7 +249,7 @@ static int pcp_fetch(void *state, struct sample *out)
     pmResult *rp = NULL;
     pmUseContext(st->ctx);
     out->t_before = mono_now();
-    int sts = pmFetch(NPMID, st->pmids, &rp);
+    int sts = pmFetch(NPMID + (st->pj.known ? PJ_COUNT : 0), st->pmids, &rp);
     out->t_after = mono_now();
     if (sts < 0) {
         fmt_err(out->error, sizeof(out->error), "fetch", sts);
@@ -261,8 +267,143 @@ static int pcp_fetch(void *state, struct sample *out)
         else
             store_info(i - METRIC_COUNT, &st->desc[i], vs, &out->info);
     }
+    if (st->pj.known && rp->numpmid == NPMID + PJ_COUNT)
+        pmda_jobs_decode(&st->pj, rp->vset + NPMID, out);
     pmFreeResult(rp);
     return 0;
+}
+
+/* The text of a number or string for a metric of type `type`. */
+static int atom_of(const char *value, int type, pmAtomValue *a)
+{
+    char *end;
+    if (type == PM_TYPE_STRING) {
+        a->cp = (char *)value;
+        return 0;
+    }
+    double d = strtod(value, &end);
+    if (end == value || *end != '\0')
+        return PM_ERR_CONV;
+    switch (type) {
+    case PM_TYPE_32:
+        a->l = (int32_t)d;
+        break;
+    case PM_TYPE_U32:
+        a->ul = (uint32_t)d;
+        break;
+    case PM_TYPE_64:
+        a->ll = (int64_t)d;
+        break;
+    case PM_TYPE_U64:
+        a->ull = (uint64_t)d;
+        break;
+    case PM_TYPE_FLOAT:
+        a->f = (float)d;
+        break;
+    case PM_TYPE_DOUBLE:
+        a->d = d;
+        break;
+    default:
+        return PM_ERR_TYPE;
+    }
+    return 0;
+}
+
+/* Puts one value of `type` into vs->vlist[0] the way pmStore wants it:
+ * 32-bit values in place, others in an allocated block (libpcp's own
+ * helper for this is not part of its public API). */
+static int stuff_value(const pmAtomValue *a, int type, pmValueSet *vs)
+{
+    const void *src = a;
+    size_t len = 8;
+    if (type == PM_TYPE_32 || type == PM_TYPE_U32) {
+        vs->valfmt = PM_VAL_INSITU;
+        vs->vlist[0].value.lval = a->l;
+        return 0;
+    }
+    if (type == PM_TYPE_STRING) {
+        src = a->cp;
+        len = strlen(a->cp) + 1;
+    } else if (type == PM_TYPE_FLOAT) {
+        len = sizeof(float);
+    }
+    pmValueBlock *vb = calloc(1, PM_VAL_HDR_SIZE + len + 8);
+    if (!vb)
+        return -ENOMEM;
+    vb->vtype = (unsigned)type;
+    vb->vlen = (unsigned)(PM_VAL_HDR_SIZE + len);
+    memcpy(vb->vbuf, src, len);
+    vs->valfmt = PM_VAL_DPTR;
+    vs->vlist[0].value.pval = vb;
+    return 0;
+}
+
+/* Why a store was refused, and what fixes it. */
+static void store_error(const char *name, int sts, char *msg, size_t n)
+{
+    char why[PM_MAXERRMSGLEN], host[64] = "THIS-HOST";
+    pmErrStr_r(sts, why, sizeof(why));
+    if (sts == PM_ERR_PERMISSION || sts == -EACCES || sts == -EPERM) {
+        gethostname(host, sizeof(host) - 1);
+        snprintf(msg, n,
+                 "pmcd refused the store; on the guest add 'allow \"%s\" : "
+                 "store;' to [access] in pmcd.conf (this host's name or "
+                 "address as the guest sees it) and restart pmcd (%s)",
+                 host, why);
+        return;
+    }
+    if (sts == PM_ERR_BADSTORE) { /* pmdaparallax says why */
+        pmID id;
+        pmResult *rp = NULL;
+        const char *err_name = "parallax.control.error";
+        pmAtomValue a;
+        if (pmLookupName(1, &err_name, &id) == 1 && pmFetch(1, &id, &rp) >= 0 &&
+            rp->vset[0]->numval > 0 &&
+            pmExtractValue(rp->vset[0]->valfmt, &rp->vset[0]->vlist[0],
+                           PM_TYPE_STRING, &a, PM_TYPE_STRING) >= 0) {
+            snprintf(msg, n, "%s refused: %s", name, a.cp);
+            free(a.cp);
+            pmFreeResult(rp);
+            return;
+        }
+        if (rp)
+            pmFreeResult(rp);
+    }
+    snprintf(msg, n, "store into %s failed: %s", name, why);
+}
+
+static int pcp_store(void *state, const char *name, const char *value,
+                     char *msg, size_t msglen)
+{
+    struct pcp_state *st = state;
+    pmID id;
+    pmDesc desc;
+    pmAtomValue atom;
+    pmUseContext(st->ctx);
+    int sts = pmLookupName(1, &name, &id);
+    if (sts == 1)
+        sts = pmLookupDesc(id, &desc);
+    if (sts >= 0)
+        sts = atom_of(value, desc.type, &atom);
+    if (sts < 0) {
+        char why[PM_MAXERRMSGLEN];
+        snprintf(msg, msglen, "cannot store into %s: %s", name,
+                 pmErrStr_r(sts, why, sizeof(why)));
+        return sts;
+    }
+    pmValueSet vs = {.pmid = id, .numval = 1};
+    vs.vlist[0].inst = (int)PM_IN_NULL;
+    sts = stuff_value(&atom, desc.type, &vs);
+    if (sts >= 0) {
+        pmResult res = {.numpmid = 1};
+        res.vset[0] = &vs;
+        sts = pmStore(&res);
+        if (vs.valfmt == PM_VAL_DPTR)
+            free(vs.vlist[0].value.pval);
+    }
+    if (sts < 0)
+        store_error(name, sts, msg, msglen);
+    return sts < 0 ? sts : 0;
 }
 
 static void pcp_close(void *state)
@@ -286,4 +427,5 @@ const struct backend backend_pcp_host = {
     .open = pcp_open_host,
     .fetch = pcp_fetch,
     .close = pcp_close,
+    .store = pcp_store,
 };

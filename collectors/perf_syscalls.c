@@ -61,9 +61,9 @@ static int find_id(uint64_t *id, char *err, size_t errlen)
                  "this kernel has no raw_syscalls:sys_enter tracepoint "
                  "(CONFIG_FTRACE_SYSCALLS)");
     else if (rc == -ENOENT)
-        snprintf(err, errlen,
-                 "tracefs is not mounted; as root: mount -t tracefs nodev "
-                 TRACEFS);
+        snprintf(
+            err, errlen,
+            "tracefs is not mounted; as root: mount -t tracefs nodev " TRACEFS);
     else
         snprintf(err, errlen, "cannot read the raw_syscalls:sys_enter id: %s",
                  strerror(-rc));
@@ -121,8 +121,9 @@ static int open_failed(struct perf_syscalls *ps, int rc, char *err,
                  "is %d); run as root or with CAP_PERFMON",
                  paranoid);
     else if (rc == -ENOSYS || rc == -ENOENT || rc == -EOPNOTSUPP)
-        snprintf(err, errlen, "perf_event_open: this kernel cannot count "
-                              "tracepoints (%s)",
+        snprintf(err, errlen,
+                 "perf_event_open: this kernel cannot count "
+                 "tracepoints (%s)",
                  strerror(-rc));
     else
         snprintf(err, errlen, "perf_event_open: %s", strerror(-rc));

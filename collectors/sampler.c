@@ -17,6 +17,12 @@
 #define RETRY_MAX    30.0 /* backoff ceiling */
 #define STOP_WAIT_MS 200  /* how long sampler_stop waits for the thread */
 
+struct store_cmd {
+    unsigned id;
+    char name[64];
+    char value[256];
+};
+
 struct sampler {
     pthread_t thread;
     pthread_mutex_t lock;
@@ -26,8 +32,11 @@ struct sampler {
     double interval;
     int wake_fd;
     bool stop;
-    bool abandoned;     /* sampler_stop gave up waiting: the thread frees */
-    bool fresh;         /* slot holds a sample not yet taken */
+    bool abandoned;   /* sampler_stop gave up waiting: the thread frees */
+    bool fresh;       /* slot holds a sample not yet taken */
+    unsigned next_id; /* of stores */
+    int ncmd;         /* stores waiting for the thread */
+    struct store_cmd cmd[SAMPLE_MAX_STORES];
     struct sample slot; /* the newest sample */
 };
 
@@ -51,12 +60,37 @@ static bool sleep_until(struct sampler *s, double until)
     struct timespec ts = {.tv_sec = (time_t)until};
     ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
     pthread_mutex_lock(&s->lock);
-    while (!s->stop && mono_now() < until)
+    while (!s->stop && !s->ncmd && mono_now() < until)
         if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) == ETIMEDOUT)
             break;
     bool stop = s->stop;
     pthread_mutex_unlock(&s->lock);
     return stop;
+}
+
+/* Makes the queued stores; their outcomes go into smp. */
+static void do_stores(struct sampler *s, const struct backend *be, void *state,
+                      struct sample *smp)
+{
+    struct store_cmd cmd[SAMPLE_MAX_STORES];
+    pthread_mutex_lock(&s->lock);
+    int n = s->ncmd;
+    memcpy(cmd, s->cmd, sizeof(cmd[0]) * (size_t)n);
+    s->ncmd = 0;
+    pthread_mutex_unlock(&s->lock);
+    for (int i = 0; i < n; i++) {
+        struct store_result *r = &smp->store[smp->nstores++];
+        r->id = cmd[i].id;
+        r->msg[0] = '\0';
+        if (!be || !be->store) {
+            r->status = -1;
+            snprintf(r->msg, sizeof(r->msg), "%s",
+                     be ? "this source takes no stores" : "source is down");
+            continue;
+        }
+        r->status =
+            be->store(state, cmd[i].name, cmd[i].value, r->msg, sizeof(r->msg));
+    }
 }
 
 static double current_interval(struct sampler *s)
@@ -103,6 +137,7 @@ static void *sampler_main(void *arg)
         cur->t_source = NAN;
         if (!be)
             be = open_source(s, &state, cur);
+        do_stores(s, be, state, cur);
         if (be) {
             cur->backend = be->name;
             cur->ok = be->fetch(state, cur) == 0;
@@ -128,6 +163,10 @@ static void *sampler_main(void *arg)
         publish(s, cur);
         if (sleep_until(s, next))
             break;
+        /* woken early by a store: make it (and a fetch) now, and keep the
+         * cadence of the regular fetches */
+        if (mono_now() < next)
+            next -= iv;
     }
     if (be)
         be->close(state);
@@ -206,4 +245,19 @@ void sampler_stop(struct sampler *s)
     s->abandoned = true;
     pthread_mutex_unlock(&s->lock);
     pthread_detach(thread);
+}
+
+unsigned sampler_store(struct sampler *s, const char *name, const char *value)
+{
+    unsigned id = 0;
+    pthread_mutex_lock(&s->lock);
+    if (s->ncmd < SAMPLE_MAX_STORES) {
+        struct store_cmd *c = &s->cmd[s->ncmd++];
+        id = c->id = ++s->next_id;
+        snprintf(c->name, sizeof(c->name), "%s", name);
+        snprintf(c->value, sizeof(c->value), "%s", value);
+        pthread_cond_signal(&s->wake);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return id;
 }

@@ -21,6 +21,12 @@ struct sampler *sampler_start(const struct backend *const *candidates,
 /* Copies the newest sample not yet taken into out; false if none. */
 bool sampler_take(struct sampler *s, struct sample *out);
 
+/* Queues a store of `value` into the metric `name` on the source; the
+ * sampler thread makes it at once, then fetches, and the outcome comes back
+ * in that sample's store results under the returned id (> 0). 0 when the
+ * queue is full. */
+unsigned sampler_store(struct sampler *s, const char *name, const char *value);
+
 /* Changes the interval from the next fetch on. */
 void sampler_set_interval(struct sampler *s, double interval);
 

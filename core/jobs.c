@@ -1,6 +1,9 @@
 /* See jobs.h. This host's runs are child processes of parallax (the runner
  * forks them in their own process groups, dying with parallax); their
- * progress is read from shared memory at every update, never waited for. */
+ * progress is read from shared memory at every update, never waited for.
+ * A guest's runs are started and stopped by stores into its
+ * parallax.control metrics (made by the guest's sampler thread) and read
+ * back from parallax.workload.* with every sample. */
 #include "core/jobs.h"
 
 #include <math.h>
@@ -57,22 +60,8 @@ double jobs_figure(const struct job_cell *c)
     return c->stats.median;
 }
 
-int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
-               size_t errlen)
+static int start_host(struct jobs *j, int w, char *err, size_t errlen)
 {
-    (void)s;
-    if (w < 0 || w >= j->nwl) {
-        snprintf(err, errlen, "no workload %d in the catalogue", w);
-        return -1;
-    }
-    if (jobs_running(j, w)) {
-        snprintf(err, errlen, "%s is already running", j->wl[w]->name);
-        return -1;
-    }
-    if (j->excluded[HOST]) {
-        snprintf(err, errlen, "no source takes part; select one first");
-        return -1;
-    }
     struct job_cell *c = cell(j, HOST, w);
     if (!c) {
         snprintf(err, errlen, "out of memory");
@@ -88,22 +77,92 @@ int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
     return 0;
 }
 
-void jobs_stop(struct jobs *j, int w)
+/* The guest's report of workload w, or NULL. */
+static const struct pmda_job *guest_job(const struct jobs *j,
+                                        const struct source_model *m, int w)
 {
-    if (w >= 0 && w < j->nwl && j->host_run[w] &&
-        !wl_run_state_final(wl_run_poll(j->host_run[w]))) {
+    for (int i = 0; i < m->njobs; i++)
+        if (strcmp(m->job[i].name, j->wl[w]->name) == 0)
+            return &m->job[i];
+    return NULL;
+}
+
+/* Asks a guest's pmdaparallax to start w; false when it cannot. */
+static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
+{
+    const struct source_model *m = &s->model[src];
+    struct job_cell *c = cell(j, src, w);
+    if (!c || m->state != SRC_LIVE || !m->info.pmda)
+        return false;
+    char cmd[256];
+    snprintf(cmd, sizeof(cmd), "%s --repeats=%d --duration=%g --warmup=%g",
+             j->wl[w]->name, j->opts.repeats, j->opts.duration, j->opts.warmup);
+    unsigned id = session_store(s, src, "parallax.control.start", cmd);
+    if (!id)
+        return false;
+    const struct pmda_job *pj = guest_job(j, m, w);
+    *c = blank;
+    c->state = JOB_RUNNING;
+    c->repeats = j->opts.repeats;
+    c->store_id = id;
+    c->runs_base = pj ? pj->runs : 0;
+    return true;
+}
+
+int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
+               size_t errlen)
+{
+    if (w < 0 || w >= j->nwl) {
+        snprintf(err, errlen, "no workload %d in the catalogue", w);
+        return -1;
+    }
+    if (jobs_running(j, w)) {
+        snprintf(err, errlen, "%s is already running", j->wl[w]->name);
+        return -1;
+    }
+    int started = 0;
+    if (!j->excluded[HOST]) {
+        if (start_host(j, w, err, errlen) < 0)
+            return -1;
+        started++;
+    }
+    for (int src = 1; src < s->nsrc; src++)
+        if (!j->excluded[src])
+            started += start_guest(j, s, src, w);
+    if (!started) {
+        snprintf(err, errlen,
+                 "no source can take it: none selected, or the guests are "
+                 "down or lack pmdaparallax");
+        return -1;
+    }
+    return 0;
+}
+
+void jobs_stop(struct jobs *j, const struct session *s, int w)
+{
+    if (w < 0 || w >= j->nwl)
+        return;
+    if (j->host_run[w] && !wl_run_state_final(wl_run_poll(j->host_run[w]))) {
         wl_run_stop(j->host_run[w]);
         struct job_cell *c = cell(j, HOST, w);
         if (c)
             c->state = JOB_STOPPING;
     }
+    for (int src = 1; src < s->nsrc; src++) {
+        struct job_cell *c = j->cells[src] ? &j->cells[src][w] : NULL;
+        if (c && c->state == JOB_RUNNING) {
+            c->store_id =
+                session_store(s, src, "parallax.control.stop", j->wl[w]->name);
+            c->state = JOB_STOPPING;
+        }
+    }
 }
 
-void jobs_stop_all(struct jobs *j)
+void jobs_stop_all(struct jobs *j, const struct session *s)
 {
     j->qlen = j->qpos = 0;
     for (int w = 0; w < j->nwl; w++)
-        jobs_stop(j, w);
+        jobs_stop(j, s, w);
 }
 
 int jobs_run_suite(struct jobs *j, const struct session *s, const char *name,
@@ -177,6 +236,73 @@ static void fold_host_run(struct jobs *j, int w)
     }
 }
 
+/* The result of store `id` among a guest's newest, or NULL. */
+static const struct store_result *store_result(const struct source_model *m,
+                                               unsigned id)
+{
+    for (int i = 0; i < SAMPLE_MAX_STORES; i++)
+        if (m->store[i].id == id)
+            return &m->store[i];
+    return NULL;
+}
+
+static enum job_state guest_state(int code, enum job_state was)
+{
+    switch (code) {
+    case 1:
+        return was == JOB_STOPPING ? JOB_STOPPING : JOB_RUNNING;
+    case 2:
+        return JOB_DONE;
+    case 3:
+        return JOB_FAILED;
+    default: /* idle: never run, or stopped */
+        return was == JOB_IDLE ? JOB_IDLE : JOB_STOPPED;
+    }
+}
+
+/* Folds what a guest reports of workload w into its cell. */
+static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
+{
+    struct job_cell *c = &j->cells[src][w];
+    const struct source_model *m = &s->model[src];
+    enum job_state before = c->state;
+    if (m->state == SRC_DOWN &&
+        (c->state == JOB_RUNNING || c->state == JOB_STOPPING)) {
+        c->state = JOB_FAILED; /* its run is out of reach */
+        c->store_id = 0;
+        snprintf(c->note, sizeof(c->note), "the guest went down");
+        return true;
+    }
+    if (c->store_id) {
+        const struct store_result *r = store_result(m, c->store_id);
+        if (!r)
+            return false; /* not made yet */
+        c->store_id = 0;
+        if (r->status < 0) {
+            c->state = JOB_FAILED;
+            snprintf(c->note, sizeof(c->note), "%s", r->msg);
+            snprintf(j->message, sizeof(j->message), "%s: %s", m->name, r->msg);
+            j->message_seq++;
+            return true;
+        }
+    }
+    const struct pmda_job *pj = guest_job(j, m, w);
+    if (!pj || (c->state == JOB_RUNNING && pj->runs == c->runs_base))
+        return c->state != before; /* our start has not shown yet */
+    c->state = guest_state(pj->state, c->state);
+    c->live = pj->figure;
+    c->repeat = pj->repeats_done;
+    c->repeats = pj->repeats;
+    c->stats = blank.stats;
+    c->stats.n = pj->n;
+    if (pj->n > 0) {
+        c->stats.median = pj->median;
+        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
+    }
+    snprintf(c->note, sizeof(c->note), "%s", pj->error);
+    return true;
+}
+
 bool jobs_update(struct jobs *j, const struct session *s)
 {
     bool changed = false;
@@ -184,6 +310,12 @@ bool jobs_update(struct jobs *j, const struct session *s)
         if (j->host_run[w]) {
             fold_host_run(j, w);
             changed = true;
+        }
+        for (int src = 1; src < s->nsrc; src++) {
+            const struct job_cell *c = j->cells[src] ? &j->cells[src][w] : 0;
+            /* final states stay until the next start */
+            if (c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING))
+                changed |= fold_guest(j, s, src, w);
         }
     }
     /* a suite moves on when nothing of it runs any more */
@@ -198,9 +330,17 @@ bool jobs_update(struct jobs *j, const struct session *s)
 
 bool jobs_running(const struct jobs *j, int w)
 {
-    for (int i = 0; i < j->nwl; i++)
-        if ((w < 0 || i == w) && j->host_run[i])
+    for (int i = 0; i < j->nwl; i++) {
+        if (w >= 0 && i != w)
+            continue;
+        if (j->host_run[i])
             return true;
+        for (int src = 1; src < SESSION_MAX_SOURCES; src++) {
+            const struct job_cell *c = j->cells[src] ? &j->cells[src][i] : 0;
+            if (c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING))
+                return true;
+        }
+    }
     return false;
 }
 

@@ -26,6 +26,8 @@ enum job_state {
 /* One workload on one source. */
 struct job_cell {
     enum job_state state;
+    unsigned store_id;   /* a guest: the start or stop store not yet done */
+    unsigned runs_base;  /* a guest: its run count before our start */
     double live;           /* figure of the repeat in progress, NaN */
     int repeat, repeats;   /* progress through the repeats */
     struct wl_stats stats; /* over the finished repeats of the last run */
@@ -42,10 +44,12 @@ struct jobs {
     bool excluded[SESSION_MAX_SOURCES]; /* sources that do not take part */
     int queue[JOBS_MAX_WL];             /* a suite, run one after another */
     int qlen, qpos;
+    unsigned message_seq; /* rises with each new message */
+    char message[320];    /* the newest refusal or failure, for the user */
 };
 
 /* Loads the catalogue; runs default to 3 repeats of 1 s after 0.1 s of
- * warm-up. */
+ * warm-up. Guests run them through pmdaparallax (parallax.control). */
 void jobs_init(struct jobs *j);
 
 /* Starts workload w on every source that takes part. 0, or -1 with the
@@ -54,10 +58,10 @@ int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
                size_t errlen);
 
 /* Stops workload w everywhere it runs. */
-void jobs_stop(struct jobs *j, int w);
+void jobs_stop(struct jobs *j, const struct session *s, int w);
 
 /* Stops every workload and drops a queued suite. */
-void jobs_stop_all(struct jobs *j);
+void jobs_stop_all(struct jobs *j, const struct session *s);
 
 /* Queues the suite `name` and starts its first workload. 0, or -1 with the
  * reason in err. */

@@ -62,6 +62,8 @@ void model_update(struct source_model *m, const struct sample *s)
 {
     m->updates++;
     m->fetch_ms = (s->t_after - s->t_before) * 1e3;
+    for (int i = 0; i < s->nstores; i++) /* a ring of the newest results */
+        m->store[m->stores_seen++ % SAMPLE_MAX_STORES] = s->store[i];
     if (!s->ok) {
         if (m->state != SRC_DOWN)
             m->down_since = sample_midpoint(s);
@@ -85,7 +87,9 @@ void model_update(struct source_model *m, const struct sample *s)
         m->value[i] = figure(m, s, i);
         history_push(&m->hist[i], m->value[i]);
     }
-    m->prev = *s;
+    m->njobs = s->njobs;
+    memcpy(m->job, s->job, sizeof(s->job[0]) * (size_t)s->njobs);
+    m->prev = *s; /* a few KB, once per sample and source */
     m->have_prev = true;
 }
 

@@ -32,6 +32,10 @@ struct source_model {
     struct sample prev;    /* last good sample, the base for rates */
     bool have_prev;
     double value[METRIC_COUNT]; /* shown figures, NaN = n/a */
+    int njobs;                  /* the guest's workloads (pmdaparallax) */
+    struct pmda_job job[SAMPLE_MAX_JOBS];
+    unsigned stores_seen; /* store results folded in so far */
+    struct store_result store[SAMPLE_MAX_STORES]; /* the newest ones */
     struct history hist[METRIC_COUNT];
 };
 

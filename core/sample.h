@@ -18,6 +18,29 @@ struct source_info {
     bool pmda;        /* pmdaparallax answers there */
 };
 
+#define SAMPLE_MAX_JOBS   64
+#define SAMPLE_MAX_STORES 8
+
+/* A workload as pmdaparallax reports it from a guest (parallax.workload.*,
+ * one instance per catalogue name). */
+struct pmda_job {
+    char name[32];
+    int state;     /* 0 idle, 1 running, 2 done, 3 failed */
+    unsigned runs; /* runs started since the agent started */
+    double figure; /* latest figure, NaN when none */
+    int repeats_done, repeats;
+    int n; /* figures in the statistics */
+    double median, ci_lo, ci_hi;
+    char error[96];
+};
+
+/* The outcome of a store a sampler made for the main loop. */
+struct store_result {
+    unsigned id;   /* as returned by sampler_store */
+    int status;    /* 0, or a negative PCP error code */
+    char msg[256]; /* why it was refused, and the fix */
+};
+
 struct sample {
     double t_before; /* host CLOCK_MONOTONIC seconds before the request */
     double t_after;  /* ... and after it */
@@ -31,6 +54,10 @@ struct sample {
     uint64_t count[METRIC_COUNT]; /* counters (metric_is_counter) */
     uint8_t width[METRIC_COUNT];  /* counter width in bits (32 or 64) */
     double value[METRIC_COUNT];   /* instant values */
+    int njobs; /* pmdaparallax's workloads, when it answers */
+    struct pmda_job job[SAMPLE_MAX_JOBS];
+    int nstores; /* stores done since the previous sample */
+    struct store_result store[SAMPLE_MAX_STORES];
 };
 
 /* The host's view of when the fetch happened: the request's midpoint. */

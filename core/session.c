@@ -66,6 +66,14 @@ int session_add(struct session *s, const struct source_spec *guest, char *err,
     return start_source(s, guest->name, guest->target, err, errlen);
 }
 
+unsigned session_store(const struct session *s, int src, const char *name,
+                       const char *value)
+{
+    if (src < 0 || src >= s->nsrc)
+        return 0;
+    return sampler_store(s->sampler[src], name, value);
+}
+
 int session_fd(const struct session *s)
 {
     return s->wake[0];

@@ -30,6 +30,12 @@ int session_open(struct session *s, double interval,
 int session_add(struct session *s, const struct source_spec *guest, char *err,
                 size_t errlen);
 
+/* Asks source src's sampler to store `value` into the metric `name`; the
+ * outcome arrives in the source's model (store results) under the
+ * returned id. 0 when its queue is full. */
+unsigned session_store(const struct session *s, int src, const char *name,
+                       const char *value);
+
 /* The descriptor to poll for "a sample arrived". */
 int session_fd(const struct session *s);
 

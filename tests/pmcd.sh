@@ -17,20 +17,22 @@ free_port() {
     return 1
 }
 
-# pmcd_start DIR PORT [CONFIG_LINES]: starts pmcd with the linux and pmcd
-# PMDAs as DSOs (plus CONFIG_LINES, e.g. another agent), stores refused
-# except from local connections; waits until it answers.
+# pmcd_start DIR PORT [CONFIG_LINES [ACCESS]]: starts pmcd with the linux
+# and pmcd PMDAs as DSOs (plus CONFIG_LINES, e.g. another agent) and the
+# [access] lines ACCESS (default: Debian's, stores only from local
+# connections); waits until it answers.
 pmcd_start() {
     local dir=$1 port=$2 extra=${3:-}
+    local access=${4:-'disallow ".*" : store;
+disallow ":*" : store;
+allow "local:*" : all;'}
     mkdir -p "$dir"
     cat >"$dir/pmcd.conf" <<CONF
 pmcd	2	dso	pmcd_init	$PMDAS_DIR/pmcd/pmda_pmcd.so
 linux	60	dso	linux_init	$PMDAS_DIR/linux/pmda_linux.so
 $extra
 [access]
-disallow ".*" : store;
-disallow ":*" : store;
-allow "local:*" : all;
+$access
 CONF
     PCP_RUN_DIR=$dir "$PMCD_BIN" -f -A -U root -p "$port" \
         -s "$dir/pmcd.socket" -c "$dir/pmcd.conf" -l "$dir/pmcd.log" \
@@ -48,4 +50,26 @@ pmcd_stop() {
     pid=$(cat "$dir/pid" 2>/dev/null) || return 0
     kill "$pid" 2>/dev/null && wait_for 10 bash -c "! kill -0 $pid 2>/dev/null"
     rm -f "$dir/pid"
+}
+
+# pmcd_start_agent DIR PORT [ACCESS]: pmcd_start with pmdaparallax (from
+# $PARALLAX_BUILD) as a pipe agent under domain 497 (not domain.h's, as
+# PARALLAX_DOMAIN would give), its namespace and help built as Install
+# builds them.
+pmcd_start_agent() {
+    local dir=$1 port=$2 access=${3:-} dom=497 binadm var src
+    binadm=$(. /etc/pcp.conf && echo "$PCP_BINADM_DIR")
+    var=$(. /etc/pcp.conf && echo "$PCP_VAR_DIR")
+    src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/pmda
+    mkdir -p "$dir"
+    chmod 755 "$dir" # the agent runs as pcp and reads its help here
+    cp "$var/pmns/root" "$dir/root"
+    sed "s/PARALLAX:/$dom:/" "$src/pmns" >"$dir/parallax"
+    (cd "$dir" && "$binadm/pmnsadd" -n root parallax >/dev/null) || return 1
+    sed "s/^@ PARALLAX\./@ $dom./" "$src/help" |
+        "$binadm/newhelp" -n "$dir/root" -o "$dir/help" || return 1
+    local line="parallax	$dom	pipe	binary	$PARALLAX_BUILD/pmdaparallax -d $dom -h $dir/help -l $dir/agent.log -P 0"
+    PMNS_DEFAULT=$dir/root pmcd_start "$dir/pmcd" "$port" "$line" "$access" &&
+        wait_for 10 pminfo -h "localhost:$port" parallax.agent.version \
+            >/dev/null 2>&1
 }

@@ -60,8 +60,8 @@ void screen_draw(const struct session *s, const struct jobs *j,
         draw_too_small();
     } else {
         draw_title(s);
-        mvaddnstr(1, 1, table->status, COLS - 1);
         table_panel_draw(table, s, j, 2, LINES - 3, utf8);
+        mvaddnstr(1, 1, table->status, COLS - 1);
         draw_keys();
     }
     refresh();

@@ -211,6 +211,10 @@ static void draw_labels(const struct table_panel *p, const struct jobs *j,
 void table_panel_draw(struct table_panel *p, const struct session *s,
                       const struct jobs *j, int y0, int height, bool utf8)
 {
+    if (j->message_seq != p->message_seq) { /* a refusal from a guest */
+        p->message_seq = j->message_seq;
+        snprintf(p->status, sizeof(p->status), "%s", j->message);
+    }
     struct layout l;
     layout_columns(&l, s, p->first_guest < 1 ? 1 : p->first_guest);
     layout_rows(&l, p, j, y0, height);
@@ -246,7 +250,7 @@ static void toggle_selected(struct table_panel *p, const struct session *s,
 {
     const char *name = j->wl[p->sel]->name;
     if (jobs_running(j, p->sel)) {
-        jobs_stop(j, p->sel);
+        jobs_stop(j, s, p->sel);
         snprintf(p->status, sizeof(p->status), "stopping %s", name);
         return;
     }
@@ -274,7 +278,7 @@ static int workload_key(struct table_panel *p, const struct session *s,
                      SUITE_KEY_SUITE);
         return KR_HANDLED | KR_REDRAW;
     case 'x':
-        jobs_stop_all(j);
+        jobs_stop_all(j, s);
         snprintf(p->status, sizeof(p->status), "stopping every workload");
         return KR_HANDLED | KR_REDRAW;
     default:

@@ -20,7 +20,8 @@ struct table_panel {
     enum table_focus focus;
     int sel;          /* the selected workload */
     int wl_top;       /* the first workload row shown */
-    char status[256]; /* the last action's outcome, for the status line */
+    char status[384]; /* the last action's outcome, for the status line */
+    unsigned message_seq; /* the jobs' message last shown */
 };
 
 /* Draws the table in rows y0 .. y0+height-1 of the screen. */

@@ -3,7 +3,10 @@
  * `const struct workload wl_NAME` and one line in registry.c.
  *
  * Workload code runs inside a child process started by the runner (its own
- * process group, PR_SET_PDEATHSIG); it never talks to the terminal. */
+ * process group, PR_SET_PDEATHSIG); it never talks to the terminal. Its
+ * stdout is /dev/null; the last line it writes on stderr becomes the
+ * reason shown when it fails. Helper processes are started with wl_fork()
+ * (workloads/proc.h) so that they die with the run. */
 #ifndef PARALLAX_WORKLOAD_H
 #define PARALLAX_WORKLOAD_H
 
@@ -109,6 +112,8 @@ struct workload {
     void (*teardown)(struct wl_ctx *ctx);        /* optional */
     enum wl_figure_kind figure_kind;
     double scale;
+    /* Also called in the parent for live figures, with state NULL: it may
+     * read ctx->param only. */
     double (*figure)(const struct wl_ctx *ctx, uint64_t ops, double secs);
 
     /* Composite workloads (several phases, own processes) set `run`

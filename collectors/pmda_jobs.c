@@ -1,0 +1,117 @@
+/* See pmda_jobs.h. Instance names are learnt once at lookup and again only
+ * when an unknown instance appears (an agent restarted with a different
+ * catalogue), so a fetch costs no extra round trips. */
+#include "collectors/pmda_jobs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[PJ_COUNT] = {
+    [PJ_STATE] = "parallax.workload.state_code",
+    [PJ_RUNS] = "parallax.workload.runs",
+    [PJ_FIGURE] = "parallax.workload.figure",
+    [PJ_REPEATS_DONE] = "parallax.workload.repeats_done",
+    [PJ_REPEATS] = "parallax.workload.repeats",
+    [PJ_N] = "parallax.workload.stats.n",
+    [PJ_MEDIAN] = "parallax.workload.stats.median",
+    [PJ_CI_LO] = "parallax.workload.stats.ci95_lo",
+    [PJ_CI_HI] = "parallax.workload.stats.ci95_hi",
+    [PJ_ERROR] = "parallax.workload.error",
+};
+
+static void learn_instances(struct pmda_jobs *pj)
+{
+    int *inst = NULL;
+    char **name = NULL;
+    int n = pmGetInDom(pj->desc[PJ_STATE].indom, &inst, &name);
+    pj->ninst = 0;
+    for (int i = 0; i < n && pj->ninst < SAMPLE_MAX_JOBS; i++) {
+        pj->inst[pj->ninst] = inst[i];
+        snprintf(pj->name[pj->ninst], sizeof(pj->name[0]), "%s", name[i]);
+        pj->ninst++;
+    }
+    free(inst);
+    free(name);
+}
+
+bool pmda_jobs_lookup(struct pmda_jobs *pj)
+{
+    pj->known = false;
+    if (pmLookupName(PJ_COUNT, (const char **)names, pj->id) != PJ_COUNT)
+        return false;
+    for (int i = 0; i < PJ_COUNT; i++)
+        if (pmLookupDesc(pj->id[i], &pj->desc[i]) < 0)
+            return false;
+    learn_instances(pj);
+    pj->known = true;
+    return true;
+}
+
+static int slot_of(struct pmda_jobs *pj, int inst)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < pj->ninst; i++)
+            if (pj->inst[i] == inst)
+                return i;
+        if (pass == 0)
+            learn_instances(pj);
+    }
+    return -1;
+}
+
+/* The value of instance `inst` in vs as type `type`, false if absent. */
+static bool value_of(const pmDesc *d, const pmValueSet *vs, int inst, int type,
+                     pmAtomValue *a)
+{
+    for (int j = 0; j < vs->numval; j++)
+        if (vs->vlist[j].inst == inst)
+            return pmExtractValue(vs->valfmt, &vs->vlist[j], d->type, a,
+                                  type) >= 0;
+    return false;
+}
+
+static double num(struct pmda_jobs *pj, pmValueSet *const *vs, int m, int inst)
+{
+    pmAtomValue a;
+    if (vs[m]->numval <= 0 ||
+        !value_of(&pj->desc[m], vs[m], inst, PM_TYPE_DOUBLE, &a))
+        return NAN;
+    return a.d;
+}
+
+void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
+                      struct sample *out)
+{
+    out->njobs = 0;
+    const pmValueSet *states = vs[PJ_STATE];
+    for (int j = 0; j < states->numval && out->njobs < SAMPLE_MAX_JOBS; j++) {
+        int inst = states->vlist[j].inst;
+        int slot = slot_of(pj, inst);
+        if (slot < 0)
+            continue;
+        struct pmda_job *job = &out->job[out->njobs++];
+        snprintf(job->name, sizeof(job->name), "%s", pj->name[slot]);
+        double state = num(pj, vs, PJ_STATE, inst);
+        job->state = isfinite(state) ? (int)state : 0;
+        double runs = num(pj, vs, PJ_RUNS, inst);
+        job->runs = isfinite(runs) ? (unsigned)runs : 0;
+        job->figure = num(pj, vs, PJ_FIGURE, inst);
+        job->repeats_done = (int)fmax(0, num(pj, vs, PJ_REPEATS_DONE, inst));
+        job->repeats = (int)fmax(0, num(pj, vs, PJ_REPEATS, inst));
+        double n = num(pj, vs, PJ_N, inst);
+        job->n = isfinite(n) ? (int)n : 0;
+        job->median = num(pj, vs, PJ_MEDIAN, inst);
+        job->ci_lo = num(pj, vs, PJ_CI_LO, inst);
+        job->ci_hi = num(pj, vs, PJ_CI_HI, inst);
+        pmAtomValue a;
+        job->error[0] = '\0';
+        if (vs[PJ_ERROR]->numval > 0 &&
+            value_of(&pj->desc[PJ_ERROR], vs[PJ_ERROR], inst, PM_TYPE_STRING,
+                     &a)) {
+            snprintf(job->error, sizeof(job->error), "%s", a.cp);
+            free(a.cp);
+        }
+    }
+}

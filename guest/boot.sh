@@ -1,0 +1,255 @@
+#!/bin/bash
+# Boots parallax's demo guest (guest/build-image.sh) with qemu, pmcd's port
+# forwarded to a free port on 127.0.0.1, and stays as qemu's supervisor:
+#   stdout: one line "PORT=<port> PID=<qemu pid> ACCEL=<kvm|tcg> LOG=<file>"
+#           once pmcd in the guest listens; nothing else, ever
+#   stderr: progress and, on failure, one line "boot: <reason>"
+#   exit:   1 when the guest does not come up (qemu is gone by then);
+#           once up, it lives as long as qemu: 0 after SIGTERM/SIGINT/
+#           SIGHUP (it stops qemu first), 1 if qemu ends by itself
+# qemu dies with this script (PR_SET_PDEATHSIG through setpriv), and this
+# script gets SIGTERM when its own parent dies, so no qemu outlives its
+# caller. Run guest/boot.sh --help for the options.
+set -eu
+
+READY=PARALLAX-GUEST-READY
+FAILED=PARALLAX-GUEST-FAILED
+
+usage() {
+    cat <<'EOF'
+usage: guest/boot.sh [options]
+  -b, --build DIR      guest build directory (default build/guest)
+  -c, --cpus N         virtual CPUs, 1 or 2 (default 1)
+  -m, --mem SIZE       guest memory (default 128M; 96M is the floor)
+      --icount         qemu -icount shift=5,sleep=off: the guest's clock
+                       follows executed instructions (time-divergent guest;
+                       forces tcg)
+      --clock MODE     host: set the guest's clock from the host's at boot
+                       (default; within a few ms); rtc: keep the emulated
+                       RTC's whole seconds (up to 1 s off, unsynchronised)
+      --accel MODE     auto (default: kvm if a quick probe boots, else tcg),
+                       kvm or tcg
+      --net MODE       static (default; 10.0.2.15/24) or dhcp
+  -l, --log FILE       serial console log (default BUILD/serial.log)
+  -t, --timeout SECS   give up when not ready by then (default 90)
+      --selftest       the guest also tries a store itself and logs whether
+                       it was refused (tests)
+  -v, --verbose        kernel messages on the serial console too
+EOF
+}
+
+die() {
+    echo "boot: $*" >&2
+    exit 1
+}
+
+say() { echo "boot: $*" >&2; }
+
+parse_args() {
+    BUILD=build/guest CPUS=1 MEM=128M ICOUNT=0 CLOCK=host
+    ACCEL=${PARALLAX_GUEST_ACCEL:-auto} NET=static LOG='' TIMEOUT=90
+    SELFTEST=0 VERBOSE=0
+    while [ $# -gt 0 ]; do
+        case $1 in
+        -b | --build) BUILD=$2 && shift ;;
+        -c | --cpus) CPUS=$2 && shift ;;
+        -m | --mem) MEM=$2 && shift ;;
+        --icount) ICOUNT=1 ;;
+        --clock) CLOCK=$2 && shift ;;
+        --accel) ACCEL=$2 && shift ;;
+        --net) NET=$2 && shift ;;
+        -l | --log) LOG=$2 && shift ;;
+        -t | --timeout) TIMEOUT=$2 && shift ;;
+        --selftest) SELFTEST=1 ;;
+        -v | --verbose) VERBOSE=1 ;;
+        -h | --help) usage && exit 0 ;;
+        *) die "unknown option '$1' (see guest/boot.sh --help)" ;;
+        esac
+        shift
+    done
+    [[ $CPUS =~ ^[12]$ ]] || die "--cpus takes 1 or 2, not '$CPUS'"
+    [[ $MEM =~ ^[0-9]+[MG]?$ ]] || die "--mem takes a size like 128M, not '$MEM'"
+    [[ $CLOCK =~ ^(host|rtc)$ ]] || die "--clock takes host or rtc, not '$CLOCK'"
+    [[ $ACCEL =~ ^(auto|kvm|tcg)$ ]] || die "--accel takes auto, kvm or tcg, not '$ACCEL'"
+    [[ $NET =~ ^(static|dhcp)$ ]] || die "--net takes static or dhcp, not '$NET'"
+    [[ $TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout takes whole seconds, not '$TIMEOUT'"
+    LOG=${LOG:-$BUILD/serial.log}
+    # the unpacked kernel boots seconds faster (PVH entry, no decompression)
+    KERNEL=$BUILD/vmlinux INITRD=$BUILD/initramfs.cpio.gz
+    [ -s "$KERNEL" ] || KERNEL=$BUILD/vmlinuz
+    for f in "$KERNEL" "$INITRD"; do
+        [ -s "$f" ] || die "no $f; run 'make guest' first"
+    done
+    command -v qemu-system-x86_64 >/dev/null ||
+        die "no qemu-system-x86_64; run guest/deps.sh"
+}
+
+# under_pdeathsig SIG: re-executes this script with PR_SET_PDEATHSIG=SIG,
+# so it hears of its parent's death (its TERM trap then stops qemu).
+under_pdeathsig() {
+    local sig=$1
+    shift
+    [ -z "${PARALLAX_BOOT_PDEATHSIG:-}" ] || return 0
+    have_setpriv || return 0
+    export PARALLAX_BOOT_PDEATHSIG=1
+    exec setpriv --pdeathsig "$sig" -- "$0" "$@"
+}
+
+have_setpriv() {
+    setpriv --help 2>/dev/null | grep -q -- --pdeathsig
+}
+
+# qemu_path PATH: PATH as a value inside a qemu option (commas doubled).
+qemu_path() { echo "${1//,/,,}"; }
+
+# kvm_works: boots the kernel without an initramfs under KVM; a usable
+# KVM reaches the "no root fs" panic in about a second. Where /dev/kvm is
+# not hardware virtualisation, qemu aborts or crawls: both read as no.
+kvm_works() {
+    if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+        KVM_WHY="no usable /dev/kvm"
+        return 1
+    fi
+    local probe status
+    probe=$(mktemp)
+    # bash notes a crashed qemu on stderr: the group's redirection drops it
+    {
+        status=$(
+            timeout 8 qemu-system-x86_64 -accel kvm -cpu host -m 128M \
+                -nodefaults -no-user-config -display none -no-reboot \
+                -kernel "$KERNEL" -append "console=ttyS0 panic=-1 quiet" \
+                -serial "file:$(qemu_path "$probe")" \
+                </dev/null >/dev/null 2>"$probe.err"
+            echo $?
+        )
+    } 2>/dev/null
+    if grep -q 'Kernel panic' "$probe"; then
+        rm -f "$probe" "$probe.err"
+        return 0
+    fi
+    if [ "$status" = 124 ]; then
+        KVM_WHY="kvm probe did not boot within 8 s"
+    else
+        KVM_WHY="kvm probe failed: $(grep -v '^$' "$probe.err" | tail -n 1 | cut -c 1-100)"
+    fi
+    rm -f "$probe" "$probe.err"
+    return 1
+}
+
+choose_accel() {
+    KVM_WHY=
+    if [ "$ICOUNT" = 1 ]; then
+        [ "$ACCEL" = kvm ] && die "--icount needs tcg, not kvm"
+        ACCEL=tcg KVM_WHY="--icount"
+    elif [ "$ACCEL" = auto ]; then
+        if kvm_works; then ACCEL=kvm; else ACCEL=tcg; fi
+    fi
+    say "accelerator: $ACCEL${KVM_WHY:+ ($KVM_WHY)}"
+}
+
+# start_qemu: qemu in the background, killed by the kernel if this script
+# dies (setpriv --pdeathsig); pmcd's 44321 forwarded from port 0 on the
+# loopback, which the kernel turns into a free port (read back below).
+start_qemu() {
+    local append="console=ttyS0 panic=-1 parallax_clock=$CLOCK parallax_net=$NET"
+    [ "$VERBOSE" = 1 ] || append="$append quiet"
+    [ "$SELFTEST" = 1 ] && append="$append parallax_selftest=1"
+    local net="user,id=n0,hostfwd=tcp:127.0.0.1:0-:44321"
+    # the clock channel: each connection to 10.0.2.100:37 in the guest
+    # runs date on the host and gets its time in microseconds (used by the
+    # guest's clock-sync with --clock host, and by --selftest)
+    net="$net,guestfwd=tcp:10.0.2.100:37-cmd:date +%s%6N"
+    # shellcheck disable=SC2054 # commas belong to qemu's option syntax
+    local args=(-name parallax-guest -accel "$ACCEL" -m "$MEM" -smp "$CPUS"
+        -nodefaults -no-user-config -display none -no-reboot -rtc base=utc
+        -kernel "$KERNEL" -initrd "$INITRD" -append "$append"
+        -serial "file:$(qemu_path "$LOG")"
+        -netdev "$net" -device virtio-net-pci,netdev=n0)
+    [ "$ACCEL" = kvm ] && args+=(-cpu host)
+    # shellcheck disable=SC2054 # commas belong to qemu's option syntax
+    [ "$ICOUNT" = 1 ] && args+=(-icount shift=5,sleep=off)
+    local wrap=()
+    have_setpriv && wrap=(setpriv --pdeathsig KILL --)
+    QEMU_ERR=${LOG%.log}.qemu.log
+    : >"$LOG"
+    "${wrap[@]}" qemu-system-x86_64 "${args[@]}" </dev/null >"$QEMU_ERR" 2>&1 &
+    QPID=$!
+    T0=$EPOCHREALTIME
+}
+
+# listen_port PID: the TCP port PID listens on at 127.0.0.1, from /proc
+# (the socket inodes in its fd table, matched in /proc/net/tcp).
+listen_port() {
+    local inodes
+    inodes=$(find "/proc/$1/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null |
+        tr -dc '0-9\n')
+    [ -n "$inodes" ] || return 1
+    awk -v inodes="$inodes" '
+        BEGIN { n = split(inodes, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+        $4 == "0A" && ($10 in want) && $2 ~ /^0100007F:/ {
+            print substr($2, 10); exit }' "/proc/$1/net/tcp" |
+        while read -r hex; do echo $((16#$hex)); done | grep .
+}
+
+# wait_ready: polls the serial log until the guest says ready or failed,
+# qemu exits, or the timeout passes. Sets PORT.
+wait_ready() {
+    local deadline=$((SECONDS + TIMEOUT)) line
+    PORT=
+    while :; do
+        if ! kill -0 "$QPID" 2>/dev/null; then
+            wait "$QPID" 2>/dev/null || true
+            QPID=
+            die "qemu exited during boot: $(grep -v '^$' "$QEMU_ERR" | tail -n 1)"
+        fi
+        [ -n "$PORT" ] || PORT=$(listen_port "$QPID") || PORT=
+        line=$(grep -a -m 1 -e "^$READY" -e "^$FAILED" "$LOG" | tr -d '\r') || true
+        case $line in
+        "$READY"*) [ -n "$PORT" ] && return 0 ;;
+        "$FAILED"*) die "guest failed: ${line#"$FAILED" } (log: $LOG)" ;;
+        esac
+        [ $SECONDS -lt $deadline ] ||
+            die "guest not ready after $TIMEOUT s (log: $LOG)"
+        sleep 0.1
+    done
+}
+
+# elapsed T0: seconds since EPOCHREALTIME was T0, with one decimal.
+elapsed() {
+    local us=$((${EPOCHREALTIME/[.,]/} - ${1/[.,]/}))
+    printf '%d.%d' $((us / 1000000)) $((us % 1000000 / 100000))
+}
+
+# stop_qemu: SIGTERM, SIGKILL after 5 s; reaps it. (Runs from the EXIT
+# trap, which shellcheck does not follow.)
+# shellcheck disable=SC2317
+stop_qemu() {
+    [ -n "${QPID:-}" ] || return 0
+    kill -TERM "$QPID" 2>/dev/null || true
+    (sleep 5 && kill -KILL "$QPID" 2>/dev/null) &
+    local watchdog=$!
+    wait "$QPID" 2>/dev/null || true
+    kill "$watchdog" 2>/dev/null || true
+    QPID=
+}
+
+main() {
+    under_pdeathsig TERM "$@"
+    parse_args "$@"
+    QPID=
+    trap stop_qemu EXIT
+    trap 'exit 0' TERM
+    trap 'exit 0' INT
+    trap 'exit 0' HUP
+    choose_accel
+    start_qemu
+    wait_ready
+    say "ready in $(elapsed "$T0") s: pmcd at 127.0.0.1:$PORT, qemu pid $QPID"
+    echo "PORT=$PORT PID=$QPID ACCEL=$ACCEL LOG=$LOG"
+    local status=0
+    wait "$QPID" || status=$?
+    QPID=
+    die "qemu exited (status $status): $(grep -v '^$' "$QEMU_ERR" | tail -n 1)"
+}
+
+main "$@"

@@ -1,0 +1,55 @@
+/* The state of one pmdaparallax process, shared by its PDU callbacks
+ * (fetch.c, store.c) and its main loop (pmdaparallax.c). */
+#ifndef PARALLAX_PMDA_AGENT_H
+#define PARALLAX_PMDA_AGENT_H
+
+#include <pcp/pmapi.h>
+#include <pcp/pmda.h>
+#include <stdint.h>
+
+#include "pmda/control.h"
+#include "pmda/probe.h"
+#include "pmda/runs.h"
+#include "pmda/syscount.h"
+
+struct agent {
+    struct runs *runs;
+    struct syscount *syscount;
+    struct probe probe;
+    double probe_every; /* seconds between periodic probes; 0: on demand */
+    double next_probe;  /* monotonic time of the next periodic probe */
+    pmInDom catalogue;  /* the instance domain, once pmdaInit has run */
+    char user[64];      /* the user the agent and its workloads run as */
+    /* what the control metrics answer when fetched */
+    char last_start[CONTROL_MAX_TEXT + 1];
+    char last_stop[CONTROL_MAX_TEXT + 1];
+    uint32_t stop_alls, probes_asked;
+    char error[640]; /* why the last store was refused, "" if none was */
+};
+
+/* Registers the catalogue as the instance domain (pmdaCache, ids hashed
+ * from the names, so they are the same on every host and every start). */
+void catalogue_init(pmInDom indom);
+
+/* The catalogue index of instance inst, or -1. */
+int catalogue_index(pmInDom indom, unsigned int inst);
+
+/* Fetch: refreshes the runs, then pmdaFetch with agent_fetch_value. */
+int agent_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda);
+
+/* The fetch callback: one value of one metric and instance. */
+int agent_fetch_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom);
+
+/* Store: the control metrics; every other metric is PM_ERR_PERMISSION. */
+int agent_store(pmResult *result, pmdaExt *pmda);
+
+/* Hands the callbacks the agent; call before the first PDU. */
+void agent_bind(struct agent *a);
+
+/* The agent bound to the callbacks. */
+struct agent *agent_bound(void);
+
+/* Starts a clock probe now (unless one runs); logs a failure. */
+void agent_probe_now(struct agent *a);
+
+#endif

@@ -1,0 +1,150 @@
+/* The probe child: clean process state (dies with the agent, default
+ * signals, no inherited descriptors), one relative sleep, one spin on the
+ * monotonic clock, then the figures down a pipe in a single write. */
+#include "pmda/probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "workloads/proc.h"
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Seconds this process has waited on a run queue, or NaN without
+ * schedstats (CONFIG_SCHED_INFO). */
+static double queue_wait(void)
+{
+    unsigned long long run, wait;
+    FILE *f = fopen("/proc/self/schedstat", "re");
+    int ok = f && fscanf(f, "%llu %llu", &run, &wait) == 2;
+    if (f)
+        fclose(f);
+    return ok ? wait * 1e-9 : NAN;
+}
+
+static void measure(struct probe_result *r)
+{
+    struct timespec req = {0, (long)(PROBE_SLEEP_S * 1e9)};
+    double t0 = clock_s(CLOCK_MONOTONIC);
+    while (clock_nanosleep(CLOCK_MONOTONIC, 0, &req, &req) == EINTR)
+        ;
+    r->sleep_req = PROBE_SLEEP_S;
+    r->sleep_took = clock_s(CLOCK_MONOTONIC) - t0;
+
+    double w0 = queue_wait();
+    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    t0 = clock_s(CLOCK_MONOTONIC);
+    double t = t0;
+    volatile unsigned long spin = 0;
+    while (t - t0 < PROBE_SPIN_S) {
+        for (int i = 0; i < 1000; i++)
+            spin++;
+        t = clock_s(CLOCK_MONOTONIC);
+    }
+    r->spin_cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    r->spin_wall = t - t0;
+    r->spin_waited = queue_wait() - w0;
+}
+
+static _Noreturn void child(pid_t parent, int wfd)
+{
+    proc_die_with_parent(parent);
+    proc_reset_signals();
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(null, 2);
+    }
+    if (wfd != 3) {
+        dup2(wfd, 3);
+        wfd = 3;
+    }
+    close_range(4, ~0U, 0);
+    struct probe_result r;
+    measure(&r);
+    _exit(write(wfd, &r, sizeof r) == (ssize_t)sizeof r ? 0 : 1);
+}
+
+int probe_start(struct probe *p, char *err, size_t errlen)
+{
+    if (p->pid > 0)
+        return 0;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) < 0) {
+        snprintf(err, errlen, "clock probe: pipe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "clock probe: fork: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0)
+        child(parent, fds[1]);
+    close(fds[1]);
+    fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    p->pid = pid;
+    p->fd = fds[0];
+    p->started = clock_s(CLOCK_MONOTONIC);
+    return 0;
+}
+
+static void reap(struct probe *p)
+{
+    if (p->fd >= 0)
+        close(p->fd);
+    while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    p->pid = 0;
+    p->fd = -1;
+}
+
+int probe_collect(struct probe *p, char *err, size_t errlen)
+{
+    if (p->pid <= 0)
+        return 0;
+    struct probe_result r;
+    ssize_t n = read(p->fd, &r, sizeof r);
+    if (n == (ssize_t)sizeof r) {
+        reap(p);
+        p->last = r;
+        p->count++;
+        return 1;
+    }
+    if (n >= 0 || (errno != EAGAIN && errno != EINTR)) {
+        reap(p);
+        snprintf(err, errlen, "clock probe: the child ended without a result");
+        return -1;
+    }
+    if (clock_s(CLOCK_MONOTONIC) - p->started > PROBE_TIMEOUT_S) {
+        probe_cancel(p);
+        snprintf(err, errlen, "clock probe: no result after %.0f s; killed",
+                 PROBE_TIMEOUT_S);
+        return -1;
+    }
+    return 0;
+}
+
+void probe_cancel(struct probe *p)
+{
+    if (p->pid <= 0)
+        return;
+    kill(p->pid, SIGKILL);
+    reap(p);
+}

@@ -1,0 +1,76 @@
+/* The agent's run bookkeeping: one slot per catalogue workload holding its
+ * current or last run (the runner's own object, the same code the host
+ * uses), a cap on live runs, and the view a fetch reads. No PCP here. */
+#ifndef PARALLAX_PMDA_RUNS_H
+#define PARALLAX_PMDA_RUNS_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmda/control.h"
+#include "workloads/stats.h"
+
+#define RUNS_MAX_LIVE 64 /* the most -m accepts */
+
+/* What a client sees: a stopped run goes back to idle (its complete
+ * repeats stay readable), one being stopped still counts as running. */
+enum slot_state { SLOT_IDLE, SLOT_RUNNING, SLOT_DONE, SLOT_FAILED };
+
+/* One workload's slot as a fetch reports it. Figures cover the current
+ * run, or the last one when none is live. */
+struct run_view {
+    enum slot_state state;
+    uint64_t runs;          /* runs started in this slot */
+    uint64_t ops;           /* operations measured in the run so far */
+    double wall, user, sys; /* seconds measured in the run so far */
+    double figure;          /* the repeat in progress, else the last; NaN */
+    int nresults, repeats;  /* repeats finished, repeats asked for */
+    struct wl_stats stats;  /* over the finished repeats' figures */
+    const char *args;       /* how the run was started; "" before any */
+    const char *error;      /* why it failed; "" otherwise */
+};
+
+struct runs;
+
+/* Slots for the whole catalogue; at most max_live runs at once. log gets
+ * one line when a run ends. NULL when out of memory. */
+struct runs *runs_new(int max_live, void (*log)(const char *line));
+
+/* Starts req's workload. 0, or -1 with the reason in err (already running,
+ * too many runs, or the runner refused). */
+int runs_start(struct runs *rs, const struct start_req *req, char *err,
+               size_t errlen);
+
+/* Asks w's run to stop; true if it was live. */
+bool runs_stop(struct runs *rs, const struct workload *w);
+
+/* Asks every live run to stop; returns how many were live. */
+int runs_stop_all(struct runs *rs);
+
+/* Reaps ended runs and escalates stops; never blocks. */
+void runs_poll(struct runs *rs);
+
+/* Runs not yet ended (stopping ones included). */
+int runs_live(const struct runs *rs);
+
+/* The cap given to runs_new. */
+int runs_max(const struct runs *rs);
+
+/* Fills pfd with the exit descriptors of live runs; returns how many. */
+int runs_pollfds(const struct runs *rs, struct pollfd *pfd, int max);
+
+/* How soon runs_poll must run again, in ms; -1 when nothing is live. */
+int runs_timeout_ms(const struct runs *rs);
+
+/* The view of slot i (catalogue index). */
+void runs_view(const struct runs *rs, int i, struct run_view *v);
+
+/* "idle", "running", "done" or "failed". */
+const char *slot_state_name(enum slot_state s);
+
+/* Stops every live run, waits for it, and frees everything. */
+void runs_free(struct runs *rs);
+
+#endif

@@ -1,0 +1,108 @@
+/* The store side: only the control metrics take values; each value is
+ * checked for its shape (one value, no instance, the right type) and then
+ * for its meaning (control.c). A refusal is PM_ERR_BADSTORE (or
+ * PM_ERR_PERMISSION for read-only metrics), a log line naming why, and the
+ * same line in parallax.control.error for the client to read. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pmda/agent.h"
+#include "pmda/metrics.h"
+
+__attribute__((format(printf, 4, 5))) static int
+refuse(struct agent *a, int sts, int id, const char *fmt, ...)
+{
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    snprintf(a->error, sizeof a->error, "%s: %s", metric_name(id), why);
+    pmNotifyErr(LOG_WARNING, "store refused: %s", a->error);
+    return sts;
+}
+
+/* The string in a store's value, checked (control_text). 0 or -1. */
+static int text_of(const pmValueSet *vs, char *buf, char *err, size_t errlen)
+{
+    const pmValueBlock *vb = vs->vlist[0].value.pval;
+    if (vs->valfmt == PM_VAL_INSITU || !vb || vb->vtype != PM_TYPE_STRING ||
+        vb->vlen < PM_VAL_HDR_SIZE) {
+        snprintf(err, errlen, "expected a string value");
+        return -1;
+    }
+    return control_text(vb->vbuf, vb->vlen - PM_VAL_HDR_SIZE, buf, err, errlen);
+}
+
+static int store_start(struct agent *a, const char *text)
+{
+    char err[512];
+    struct start_req req;
+    if (control_parse_start(text, &req, err, sizeof err) < 0 ||
+        runs_start(a->runs, &req, err, sizeof err) < 0)
+        return refuse(a, PM_ERR_BADSTORE, M_CTL_START, "%s", err);
+    snprintf(a->last_start, sizeof a->last_start, "%s", text);
+    pmNotifyErr(LOG_INFO, "started: %s", text);
+    return 0;
+}
+
+static int store_stop(struct agent *a, const char *text)
+{
+    char err[512];
+    const struct workload *w = control_parse_name(text, err, sizeof err);
+    if (!w)
+        return refuse(a, PM_ERR_BADSTORE, M_CTL_STOP, "%s", err);
+    snprintf(a->last_stop, sizeof a->last_stop, "%s", w->name);
+    if (runs_stop(a->runs, w))
+        pmNotifyErr(LOG_INFO, "stopping %s", w->name);
+    return 0; /* stopping what has already ended is not an error */
+}
+
+/* The integer-valued controls: store 1 to act. */
+static int store_action(struct agent *a, int id, const pmValueSet *vs)
+{
+    if (vs->valfmt != PM_VAL_INSITU || vs->vlist[0].value.lval != 1)
+        return refuse(a, PM_ERR_BADSTORE, id, "store the value 1");
+    if (id == M_CTL_STOP_ALL) {
+        a->stop_alls++;
+        int n = runs_stop_all(a->runs);
+        pmNotifyErr(LOG_INFO, "stopping all runs (%d live)", n);
+    } else {
+        a->probes_asked++;
+        agent_probe_now(a);
+    }
+    return 0;
+}
+
+static int store_one(struct agent *a, const pmValueSet *vs)
+{
+    int id = metric_by_pmid(vs->pmid);
+    if (id < 0)
+        return PM_ERR_PMID;
+    if (pmID_cluster(vs->pmid) != CL_CONTROL || id == M_CTL_ERROR)
+        return refuse(a, PM_ERR_PERMISSION, id, "read-only metric");
+    if (vs->numval != 1 || (unsigned int)vs->vlist[0].inst != PM_IN_NULL)
+        return refuse(a, PM_ERR_BADSTORE, id,
+                      "expected one value and no instance");
+    if (id == M_CTL_STOP_ALL || id == M_CTL_PROBE)
+        return store_action(a, id, vs);
+    char text[CONTROL_MAX_TEXT + 1], err[256];
+    if (text_of(vs, text, err, sizeof err) < 0)
+        return refuse(a, PM_ERR_BADSTORE, id, "%s", err);
+    return id == M_CTL_START ? store_start(a, text) : store_stop(a, text);
+}
+
+int agent_store(pmResult *result, pmdaExt *pmda)
+{
+    (void)pmda;
+    struct agent *a = agent_bound();
+    runs_poll(a->runs); /* a run that has just ended frees its slot */
+    for (int i = 0; i < result->numpmid; i++) {
+        int sts = store_one(a, result->vset[i]);
+        if (sts < 0)
+            return sts;
+    }
+    a->error[0] = '\0';
+    return 0;
+}

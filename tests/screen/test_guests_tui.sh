@@ -1,0 +1,84 @@
+#!/bin/bash
+# The side-by-side screen with two real pmcd instances as guests, both
+# running pmdaparallax: both columns fill and show ratios; Space on a
+# workload runs it on the host and on the guest that allows stores, with
+# live figures, then statistics and a ratio and the index; the guest that
+# refuses stores says why and which pmcd.conf line fixes it; Space again
+# stops a run everywhere; a guest whose pmcd dies goes down within three
+# intervals while keys still answer, and comes back by itself.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/lib.sh"
+. "$here/pmcd.sh"
+export PARALLAX_BUILD=${PARALLAX_BUILD:-$here/../build}
+bin=$PARALLAX_BUILD/parallax
+[ -x "$bin" ] || fail "no $bin; run make build"
+
+work=$(mktemp -d)
+sock=parallax-guests-$$
+tm() { tmux -L "$sock" "$@"; }
+cleanup() {
+    tm kill-server 2>/dev/null
+    rm -f "/tmp/tmux-$(id -u)/$sock"
+    pmcd_stop "$work/g1/pmcd"
+    pmcd_stop "$work/r/pmcd"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+screen() { tm capture-pane -p -J -t t; }
+has() { screen | grep -qE "$1"; }
+row() { screen | grep -E "^[> ] $1 " | head -1; }
+
+p1=$(free_port) && p2=$(free_port) || fail "no free ports"
+pmcd_start_agent "$work/g1" "$p1" || fail "pmcd with agent on $p1"
+pmcd_start_agent "$work/r" "$p2" 'disallow * : store;' ||
+    fail "pmcd with agent on $p2"
+echo "ok: guests g1 ($p1) and r ($p2, refuses stores)"
+
+export TERM=xterm-256color LANG=C.UTF-8
+tm -f /dev/null new-session -d -s t -x 150 -y 40 \
+    "$bin -t 1 -h g1=localhost:$p1 -h r=localhost:$p2; echo EXIT=\$?; sleep 60"
+wait_for 15 bash -c "tmux -L $sock capture-pane -p -t t | grep -o '+pmda' | wc -l | grep -q 2" ||
+    { screen; fail "both guests not live with pmdaparallax"; }
+wait_for 10 bash -c "tmux -L $sock capture-pane -p -t t | grep -qE '^CPU user % +[0-9.]+ +.* [0-9.]+ +[0-9.]+ +.* [0-9.]+\$'" ||
+    { screen; fail "counter ratios missing"; }
+echo "ok: both columns live, ratios shown"
+
+# syscall-null is the first workload: select it and start it everywhere
+tm send-keys -t t Down Up Space
+wait_for 10 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^> syscall-null +[0-9.]+k? > [0-9]/3 ns +[0-9.]+k? > [0-9]/3 ns'" ||
+    { screen; fail "no live figures on host and g1"; }
+echo "ok: running on host and g1: $(row syscall-null)"
+wait_for 10 has "r: pmcd refused the store; on the guest add 'allow \".+\" : store;' to \[access\] in pmcd.conf" ||
+    { screen; fail "no refusal with its fix for r"; }
+echo "ok: r's refusal shown with the pmcd.conf line"
+wait_for 20 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^  syscall-null +[0-9.]+k? ±[0-9.]+k? ns +[0-9.]+k? ±[0-9.]+k? ns +[0-9.]+ +failed'" ||
+    { screen; fail "no statistics and ratio after the repeats"; }
+has '^  index .* [0-9]+\.[0-9]+ ' || { screen; fail "no index"; }
+echo "ok: done: $(row syscall-null)"
+
+# start syscall-read, then stop it by key while it runs
+tm send-keys -t t Down Space
+wait_for 10 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^> syscall-read +[0-9.]+k? > .* [0-9.]+k? > '" ||
+    { screen; fail "syscall-read not running on host and g1"; }
+tm send-keys -t t Space
+wait_for 10 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^  syscall-read '" ||
+    { screen; fail "syscall-read did not stop"; }
+echo "ok: started and stopped by key: $(row syscall-read)"
+
+# g1's pmcd dies: down within three intervals, keys still answer
+pmcd_stop "$work/g1/pmcd"
+t0=$SECONDS
+wait_for 4 has 'down [0-9]+s, retry' || { screen; fail "g1 not down"; }
+echo "ok: g1 down after $((SECONDS - t0)) s"
+tm send-keys -t t x
+wait_for 2 has '^ stopping every workload' || { screen; fail "keys dead"; }
+echo "ok: keys answer while g1 is down"
+pmcd_start_agent "$work/g1" "$p1" || fail "pmcd did not restart"
+wait_for 40 bash -c "tmux -L $sock capture-pane -p -t t | grep -o '+pmda' | wc -l | grep -q 2" ||
+    { screen; fail "g1 did not come back"; }
+echo "ok: g1 live again"
+
+tm send-keys -t t q
+wait_for 5 has '^EXIT=0$' || { screen; fail "q did not exit 0"; }
+echo "all side-by-side checks passed"

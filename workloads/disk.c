@@ -1,0 +1,455 @@
+/* Disk, bonnie++ style, in the run's private directory: sequential output
+ * per character and per 8 KB block, rewrite (read a block, dirty it, write
+ * it back), sequential input per character and per block, 8192 random
+ * seeks by `seekers` processes (read a block; one in ten is dirtied and
+ * written back), then sequential and random create, stat and delete of
+ * `files` empty files. Each write phase ends with fsync, as bonnie++'s do.
+ *
+ * Per character means putc/getc by default (Bonnie and bonnie++ 1.0x);
+ * char_io=1 makes it one write(2)/read(2) per byte, as bonnie++ 1.9x and
+ * 2.0x do, which is a system call benchmark at ~1 MB/s.
+ *
+ * bonnie++ makes the file twice the size of RAM so that reads must come
+ * from the device. That is tens of GB and many minutes on a VM, and a
+ * run here must stay short and repeatable on host and guests alike, so
+ * size_mb defaults to a few MB: the data phases then measure the page
+ * cache and the write-back to the device that fsync forces. Pass
+ * size_mb = 2 x RAM for bonnie++'s device-bound figures. */
+#include "workloads/workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "workloads/meter.h"
+#include "workloads/proc.h"
+#include "workloads/spread.h"
+
+enum { P_SIZE_MB, P_FILES, P_CHAR_IO, P_SEEKERS, P_PLACEMENT, P_CPU };
+
+#define CHUNK    8192 /* bonnie++'s default chunk size */
+#define SEEKS    8192 /* bonnie++'s number of random seeks */
+#define BIGFILE  "disk-data"
+#define FILEDIR  "disk-files"
+#define NAME_LEN 24
+
+struct disk {
+    struct wl_ctx *ctx;
+    struct wl_result *res;
+    struct wl_meter m;
+    struct spread sp;
+    off_t size;    /* bytes of the big file */
+    bool char_io;  /* per-character phases by system call */
+    char *buf;     /* CHUNK bytes */
+    uint64_t done; /* units (8 KB, seeks, files) for the live progress */
+    double t0;     /* start of the current phase */
+    uint64_t rng;
+    int dirfd; /* ctx->dir */
+};
+
+static uint64_t rnd(uint64_t *s) /* xorshift64 */
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Counts a unit of progress; true when the run should stop. */
+static bool tick(struct disk *d)
+{
+    if ((++d->done & 63) == 0)
+        wl_meter_publish(&d->m, d->ctx->progress, d->done);
+    return wl_should_stop(d->ctx);
+}
+
+static void phase_start(struct disk *d)
+{
+    d->t0 = wl_now();
+}
+
+/* Ends a phase that did `amount` of `unit` and records its rate. */
+static void phase_end(struct disk *d, const char *name, const char *unit,
+                      double amount)
+{
+    double secs = wl_now() - d->t0;
+    struct wl_extra *x = &d->res->extra[d->res->nextra++];
+    snprintf(x->name, sizeof(x->name), "%s", name);
+    snprintf(x->unit, sizeof(x->unit), "%s", unit);
+    x->value = amount / secs;
+    wl_meter_publish(&d->m, d->ctx->progress, d->done);
+}
+
+static double kb(const struct disk *d)
+{
+    return (double)d->size / 1024.0;
+}
+
+/* ---- the big file: 0 when done, 1 when stopped, -1 on failure ---- */
+
+static int open_big(const struct disk *d, int flags)
+{
+    return openat(d->dirfd, BIGFILE, flags | O_CLOEXEC, 0600);
+}
+
+/* The big file as a stdio stream too, unless char_io asks for system
+ * calls. 0, or -1 with nothing left open. */
+static int open_chars(const struct disk *d, int flags, const char *mode,
+                      int *fd, FILE **f)
+{
+    *f = NULL;
+    if ((*fd = open_big(d, flags)) < 0)
+        return -1;
+    if (d->char_io || (*f = fdopen(*fd, mode)))
+        return 0;
+    close(*fd);
+    return -1;
+}
+
+static void close_chars(int fd, FILE *f)
+{
+    if (f)
+        fclose(f);
+    else
+        close(fd);
+}
+
+static int put_chars(struct disk *d)
+{
+    int fd;
+    FILE *f;
+    if (open_chars(d, O_WRONLY | O_CREAT | O_TRUNC, "w", &fd, &f) < 0)
+        return -1;
+    int rc = 0;
+    for (off_t i = 0; i < d->size && rc == 0; i++) {
+        char c = (char)(i & 0x7f);
+        if (d->char_io ? write(fd, &c, 1) != 1 : putc(c, f) == EOF)
+            rc = -1;
+        else if ((i & (CHUNK - 1)) == CHUNK - 1 && tick(d))
+            rc = 1;
+    }
+    if (rc == 0 && ((f && fflush(f) != 0) || fsync(fd) < 0))
+        rc = -1;
+    close_chars(fd, f);
+    return rc;
+}
+
+static int get_chars(struct disk *d)
+{
+    int fd;
+    FILE *f;
+    if (open_chars(d, O_RDONLY, "r", &fd, &f) < 0)
+        return -1;
+    int rc = 0;
+    off_t n = 0;
+    for (;;) {
+        char c;
+        if (d->char_io ? read(fd, &c, 1) != 1 : getc(f) == EOF)
+            break;
+        if ((++n & (CHUNK - 1)) == 0 && tick(d)) {
+            rc = 1;
+            break;
+        }
+    }
+    if (rc == 0 && n != d->size)
+        rc = -1;
+    close_chars(fd, f);
+    return rc;
+}
+
+static int put_blocks(struct disk *d)
+{
+    int fd = open_big(d, O_WRONLY | O_CREAT | O_TRUNC);
+    if (fd < 0)
+        return -1;
+    int rc = 0;
+    for (off_t at = 0; at < d->size && rc == 0; at += CHUNK)
+        if (write(fd, d->buf, CHUNK) != CHUNK)
+            rc = -1;
+        else if (tick(d))
+            rc = 1;
+    if (rc == 0 && fsync(fd) < 0)
+        rc = -1;
+    close(fd);
+    return rc;
+}
+
+static int rewrite_blocks(struct disk *d)
+{
+    int fd = open_big(d, O_RDWR);
+    if (fd < 0)
+        return -1;
+    int rc = 0;
+    for (off_t at = 0; at < d->size && rc == 0; at += CHUNK) {
+        if (read(fd, d->buf, CHUNK) != CHUNK)
+            rc = -1;
+        else if (d->buf[0]++, lseek(fd, -CHUNK, SEEK_CUR) < 0 ||
+                                  write(fd, d->buf, CHUNK) != CHUNK)
+            rc = -1;
+        else if (tick(d))
+            rc = 1;
+    }
+    if (rc == 0 && fsync(fd) < 0)
+        rc = -1;
+    close(fd);
+    return rc;
+}
+
+static int get_blocks(struct disk *d)
+{
+    int fd = open_big(d, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    int rc = 0;
+    off_t n = 0;
+    ssize_t got;
+    while (rc == 0 && (got = read(fd, d->buf, CHUNK)) > 0) {
+        n += got;
+        if (tick(d))
+            rc = 1;
+    }
+    if (rc == 0 && n != d->size)
+        rc = -1;
+    close(fd);
+    return rc;
+}
+
+/* ---- random seeks, in `seekers` processes sharing the 8192 seeks ---- */
+
+static _Noreturn void seeker(struct disk *d, int k, int nseek,
+                             _Atomic uint64_t *count)
+{
+    uint64_t rng = d->rng + (uint64_t)k * 0x9e3779b97f4a7c15ULL;
+    off_t chunks = d->size / CHUNK;
+    int fd = open_big(d, O_RDWR);
+    if (fd < 0 || spread_pin(&d->sp, k) < 0)
+        _exit(1);
+    for (int i = 0; i < nseek; i++) {
+        off_t at = (off_t)(rnd(&rng) % (uint64_t)chunks) * CHUNK;
+        if (wl_should_stop(d->ctx))
+            _exit(1);
+        if (lseek(fd, at, SEEK_SET) < 0 || read(fd, d->buf, CHUNK) != CHUNK)
+            _exit(1);
+        if (rnd(&rng) % 10 == 0) { /* dirty one block in ten */
+            d->buf[0]++;
+            if (lseek(fd, at, SEEK_SET) < 0 ||
+                write(fd, d->buf, CHUNK) != CHUNK)
+                _exit(1);
+        }
+        atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
+    }
+    _exit(fsync(fd) == 0 ? 0 : 1);
+}
+
+/* Waits for the seekers, publishing their count; 0, 1 or -1. */
+static int reap_seekers(struct disk *d, pid_t *pid, int n,
+                        _Atomic uint64_t *count)
+{
+    const struct timespec poll = {0, 5000000L};
+    int rc = 0, left = n;
+    uint64_t base = d->done;
+    while (left > 0) {
+        for (int k = 0; k < n; k++) {
+            int st;
+            if (pid[k] <= 0 || waitpid(pid[k], &st, WNOHANG) != pid[k])
+                continue;
+            pid[k] = 0;
+            left--;
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+                rc = -1;
+        }
+        d->done = base + atomic_load(count);
+        wl_meter_publish(&d->m, d->ctx->progress, d->done);
+        if (left > 0)
+            nanosleep(&poll, NULL);
+    }
+    return wl_should_stop(d->ctx) ? 1 : rc;
+}
+
+static int seeks(struct disk *d)
+{
+    int n = (int)d->ctx->param[P_SEEKERS];
+    pid_t pid[64] = {0};
+    _Atomic uint64_t *count = mmap(NULL, sizeof(*count), PROT_READ | PROT_WRITE,
+                                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (count == MAP_FAILED)
+        return -1;
+    int rc = 0;
+    for (int k = 0; k < n && rc == 0; k++) {
+        pid[k] = wl_fork();
+        if (pid[k] == 0)
+            seeker(d, k, SEEKS / n + (k < SEEKS % n), count);
+        if (pid[k] < 0)
+            rc = -1;
+    }
+    if (rc < 0)
+        for (int k = 0; k < n; k++)
+            if (pid[k] > 0)
+                kill(pid[k], SIGKILL);
+    int r2 = reap_seekers(d, pid, n, count);
+    munmap(count, sizeof(*count));
+    return rc < 0 ? -1 : r2;
+}
+
+/* ---- small files ---- */
+
+enum file_op { F_CREATE, F_STAT, F_DELETE };
+
+/* Applies op to every file, in `order`. 0, 1 or -1. */
+static int file_pass(struct disk *d, int dfd, char (*names)[NAME_LEN],
+                     const int *order, int n, enum file_op op)
+{
+    struct stat st;
+    for (int i = 0; i < n; i++) {
+        const char *name = names[order ? order[i] : i];
+        int ok;
+        if (op == F_CREATE) {
+            int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                            0600);
+            ok = fd >= 0 && close(fd) == 0;
+        } else if (op == F_STAT) {
+            ok = fstatat(dfd, name, &st, 0) == 0;
+        } else {
+            ok = unlinkat(dfd, name, 0) == 0;
+        }
+        if (!ok)
+            return -1;
+        if (tick(d))
+            return 1;
+    }
+    return 0;
+}
+
+static void shuffle(int *v, int n, uint64_t *rng)
+{
+    for (int i = 0; i < n; i++)
+        v[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(rnd(rng) % (uint64_t)(i + 1));
+        int t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
+/* Sequential then random create, stat, delete; names as bonnie++'s: a
+ * 7-digit sequence number and a few random letters. */
+static int files(struct disk *d)
+{
+    static const char *const what[2][3] = {
+        {"seq create", "seq stat", "seq delete"},
+        {"random create", "random stat", "random delete"}};
+    int n = (int)d->ctx->param[P_FILES];
+    char(*names)[NAME_LEN] = calloc((size_t)n, NAME_LEN);
+    int *order = calloc((size_t)n, sizeof(int));
+    int dfd = -1, rc = -1;
+    if (!names || !order || mkdirat(d->dirfd, FILEDIR, 0700) < 0 ||
+        (dfd = openat(d->dirfd, FILEDIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) <
+            0)
+        goto out;
+    for (int i = 0; i < n; i++) {
+        int len = snprintf(names[i], NAME_LEN, "%07d", i);
+        for (int k = (int)(rnd(&d->rng) % 13); k > 0; k--)
+            names[i][len++] = (char)('a' + rnd(&d->rng) % 26);
+    }
+    rc = 0;
+    for (int pass = 0; pass < 2 && rc == 0; pass++)
+        for (int op = F_CREATE; op <= F_DELETE && rc == 0; op++) {
+            if (pass == 1)
+                shuffle(order, n, &d->rng);
+            phase_start(d);
+            rc = file_pass(d, dfd, names, pass ? order : NULL, n, op);
+            if (rc == 0)
+                phase_end(d, what[pass][op], "files/s", n);
+        }
+out:
+    if (dfd >= 0)
+        close(dfd);
+    free(names);
+    free(order);
+    return rc;
+}
+
+/* ---- the run ---- */
+
+struct data_phase {
+    const char *name;
+    int (*fn)(struct disk *d);
+};
+
+static int disk_run(struct wl_ctx *ctx, struct wl_result *res)
+{
+    static const struct data_phase data[] = {
+        {"seq out per-char", put_chars}, {"seq out block", put_blocks},
+        {"seq rewrite", rewrite_blocks}, {"seq in per-char", get_chars},
+        {"seq in block", get_blocks},
+    };
+    struct disk d = {.ctx = ctx,
+                     .res = res,
+                     .size = (off_t)ctx->param[P_SIZE_MB] << 20,
+                     .char_io = ctx->param[P_CHAR_IO] != 0,
+                     .rng = (uint64_t)time(NULL) | 1};
+    if (spread_init(&d.sp, ctx, P_PLACEMENT, "disk") < 0)
+        return -1;
+    d.dirfd = open(ctx->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (d.dirfd < 0 || !(d.buf = malloc(CHUNK))) {
+        if (d.dirfd >= 0)
+            close(d.dirfd);
+        return -1;
+    }
+    memset(d.buf, 'b', CHUNK);
+    wl_meter_start(&d.m);
+    int rc = 0;
+    for (size_t i = 0; i < sizeof(data) / sizeof(data[0]) && rc == 0; i++) {
+        phase_start(&d);
+        rc = data[i].fn(&d);
+        if (rc == 0)
+            phase_end(&d, data[i].name, "KB/s", kb(&d));
+    }
+    if (rc == 0) {
+        phase_start(&d);
+        rc = seeks(&d);
+        if (rc == 0)
+            phase_end(&d, "random seeks", "seeks/s", SEEKS);
+    }
+    unlinkat(d.dirfd, BIGFILE, 0);
+    if (rc == 0)
+        rc = files(&d);
+    close(d.dirfd);
+    free(d.buf);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    res->figure = res->extra[1].value; /* sequential block output */
+    res->ops = d.done;
+    return 0;
+}
+
+const struct workload wl_disk = {
+    .name = "disk",
+    .desc = "bonnie++-style file I/O, files and seeks (figure: block write)",
+    .unit = "KB/s",
+    .better = WL_HIGHER_IS_BETTER,
+    .params =
+        {
+            {"size_mb", "size of the data file in MB (bonnie++: 2 x RAM)", 16,
+             1, 1 << 20, true},
+            {"files", "small files to create, stat and delete", 1024, 1,
+             1 << 20, true},
+            {"char_io", "per-char phases: 0 putc/getc, 1 write/read 1 byte", 0,
+             0, 1, true},
+            {"seekers", "processes sharing the 8192 random seeks", 5, 1, 64,
+             true},
+            SPREAD_PARAM_PLACEMENT,
+            SPREAD_PARAM_CPU,
+        },
+    .run = disk_run,
+};

@@ -1,0 +1,172 @@
+/* Batches sized to take about 10 ms, like the runner's: a stop request is
+ * seen within 100 ms and the clock reads cost nothing measurable. */
+#include "workloads/lat_measure.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "workloads/stats.h"
+
+#define LAT_TRIES      11    /* lmbench's TRIES */
+#define LAT_INTERVAL_S 0.010 /* one try, and the batch size aimed at */
+#define LAT_GROWTH_MAX 16.0
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double tv_secs(struct timeval tv)
+{
+    return tv.tv_sec + tv.tv_usec * 1e-6;
+}
+
+/* Ours and our reaped children's, as the runner bills step workloads. */
+static void cpu_times(double *user, double *sys)
+{
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    *user = tv_secs(self.ru_utime) + tv_secs(kids.ru_utime);
+    *sys = tv_secs(self.ru_stime) + tv_secs(kids.ru_stime);
+}
+
+/* The batch that should take LAT_INTERVAL_S, given n took `took`. */
+static uint64_t rescale(uint64_t n, double took)
+{
+    double want =
+        took > 0 ? n * (LAT_INTERVAL_S * 1.1 / took) : n * LAT_GROWTH_MAX;
+    if (want > n * LAT_GROWTH_MAX)
+        want = n * LAT_GROWTH_MAX;
+    return want < 1 ? 1 : (uint64_t)want;
+}
+
+/* Grows *n until one call of fn(n) takes an interval (unmeasured, so it
+ * warms caches too). 0, 1 when stopped, -1 when fn failed. */
+static int ramp(const struct wl_ctx *ctx, lat_loop_fn fn, void *arg,
+                uint64_t *n)
+{
+    for (*n = 1;;) {
+        if (wl_should_stop(ctx))
+            return 1;
+        double t0 = now();
+        if (fn(arg, *n) < 0)
+            return -1;
+        double took = now() - t0;
+        if (took >= LAT_INTERVAL_S)
+            return 0;
+        *n = rescale(*n, took);
+    }
+}
+
+double lat_calibrate(const struct wl_ctx *ctx, lat_loop_fn fn, void *arg)
+{
+    uint64_t n;
+    if (ramp(ctx, fn, arg, &n) != 0)
+        return NAN;
+    double us[LAT_TRIES];
+    for (int i = 0; i < LAT_TRIES; i++) {
+        if (wl_should_stop(ctx))
+            return NAN;
+        double t0 = now();
+        if (fn(arg, n) < 0)
+            return NAN;
+        us[i] = (now() - t0) / (double)n * 1e6;
+    }
+    struct wl_stats st;
+    stats_compute(us, LAT_TRIES, &st);
+    return st.median;
+}
+
+static void publish(struct wl_progress *p, const struct wl_result *res)
+{
+    atomic_store_explicit(&p->wall, res->wall, memory_order_relaxed);
+    atomic_store_explicit(&p->user, res->user, memory_order_relaxed);
+    atomic_store_explicit(&p->sys, res->sys, memory_order_relaxed);
+    atomic_store_explicit(&p->ops, res->ops, memory_order_release);
+}
+
+static int run_refs(struct lat_ref *refs, int nrefs, void *arg, uint64_t n,
+                    bool timed)
+{
+    for (int i = 0; i < nrefs; i++) {
+        double t0 = now();
+        if (refs[i].fn(arg, n) < 0)
+            return -1;
+        if (timed)
+            refs[i].secs += now() - t0;
+    }
+    return 0;
+}
+
+/* One batch of fn, its costs added to res. 0 or -1. */
+static int timed_batch(lat_loop_fn fn, void *arg, uint64_t n,
+                       struct wl_result *res)
+{
+    double u0, s0, u1, s1;
+    cpu_times(&u0, &s0);
+    double t0 = now();
+    if (fn(arg, n) < 0)
+        return -1;
+    double t1 = now();
+    cpu_times(&u1, &s1);
+    res->ops += n;
+    res->wall += t1 - t0;
+    res->user += u1 - u0;
+    res->sys += s1 - s0;
+    return 0;
+}
+
+int lat_measure(struct wl_ctx *ctx, lat_loop_fn fn, void *arg,
+                struct lat_ref *refs, int nrefs, struct wl_result *res)
+{
+    uint64_t n;
+    int rc = ramp(ctx, fn, arg, &n);
+    if (rc != 0)
+        return rc;
+    if (run_refs(refs, nrefs, arg, n, false) < 0)
+        return -1;
+    for (int i = 0; i < nrefs; i++)
+        refs[i].secs = 0;
+    res->ops = 0;
+    res->wall = res->user = res->sys = 0;
+    double start = now();
+    for (;;) {
+        if (wl_should_stop(ctx))
+            return 1;
+        if (ctx->count && n > ctx->count - res->ops)
+            n = ctx->count - res->ops;
+        double b0 = now(), took = res->wall;
+        if (timed_batch(fn, arg, n, res) < 0)
+            return -1;
+        took = res->wall - took;
+        publish(ctx->progress, res);
+        if (run_refs(refs, nrefs, arg, n, true) < 0)
+            return -1;
+        double t = now();
+        if (ctx->count ? res->ops >= ctx->count : t - start >= ctx->duration)
+            return 0;
+        /* the next batch: an interval long, not far past the deadline */
+        double per_op = (t - b0) / (double)n; /* fn and the refs */
+        double left = ctx->duration - (t - start);
+        n = rescale(n, took);
+        if (!ctx->count && per_op > 0 && n * per_op > left)
+            n = (uint64_t)ceil(left / per_op);
+    }
+}
+
+void lat_extra(struct wl_result *res, const char *name, const char *unit,
+               double value)
+{
+    if (res->nextra >= WL_MAX_EXTRA)
+        return;
+    struct wl_extra *e = &res->extra[res->nextra++];
+    snprintf(e->name, sizeof e->name, "%s", name);
+    snprintf(e->unit, sizeof e->unit, "%s", unit);
+    e->value = value;
+}

@@ -1,0 +1,106 @@
+/* The suite table. Each group of workloads keeps its own lines; a name
+ * here that the registry lacks fails tests/unit/test_suites.c. */
+#include "workloads/suites.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "workloads/registry.h"
+
+static const char *const syscalls[] = {
+    "syscall-null", "syscall-read",  "syscall-write",
+    "syscall-stat", "syscall-fstat", "syscall-open",
+    NULL,
+};
+
+/* a few seconds' look at a machine: one workload of each kind */
+static const char *const quick[] = {
+    /* system calls */
+    "syscall-null",
+    /* lmbench-style latencies */
+    /* UnixBench-style throughputs, CPU, crypto, disk, time, scheduler */
+    "pipe-tput",
+    "dhry",
+    NULL,
+};
+
+/* what lmbench's lat_* programs measure */
+static const char *const lmbench[] = {
+    /* system calls */
+    "syscall-null",
+    "syscall-read",
+    "syscall-write",
+    "syscall-stat",
+    "syscall-fstat",
+    "syscall-open",
+    /* lmbench-style latencies */
+    NULL,
+};
+
+/* what UnixBench's index tests (and bonnie, openssl speed) measure */
+static const char *const unixbench[] = {
+    /* UnixBench-style throughputs, CPU, crypto, disk, time, scheduler */
+    "dhry", "whet", "execl", "fcopy", "pipe-tput", "rsa-sign", "rsa-verify",
+    "disk", "sleep", "sched",
+    NULL,
+};
+
+static const struct wl_suite suite_syscalls = {
+    "syscalls", "system call latencies (lmbench lat_syscall)", syscalls};
+static const struct wl_suite suite_quick = {
+    "quick", "one workload of each kind, for a first look", quick};
+static const struct wl_suite suite_lmbench = {
+    "lmbench", "lmbench-style latencies", lmbench};
+static const struct wl_suite suite_unixbench = {
+    "unixbench", "UnixBench-style throughputs, CPU, crypto, disk, time",
+    unixbench};
+static const struct wl_suite suite_all = {"all", "every workload", NULL};
+
+const struct wl_suite *const wl_suites[] = {
+    &suite_syscalls,  &suite_quick, &suite_lmbench,
+    &suite_unixbench, &suite_all,   NULL,
+};
+
+const struct wl_suite *suite_find(const char *name)
+{
+    for (int i = 0; wl_suites[i]; i++)
+        if (strcmp(wl_suites[i]->name, name) == 0)
+            return wl_suites[i];
+    return NULL;
+}
+
+int suite_resolve(const struct wl_suite *s, const struct workload **out,
+                  int max, char *err, size_t errlen)
+{
+    int n = 0;
+    for (int i = 0;
+         s->members ? s->members[i] != NULL : workload_registry[i] != NULL;
+         i++) {
+        const struct workload *w =
+            s->members ? workload_find(s->members[i]) : workload_registry[i];
+        if (!w) {
+            snprintf(err, errlen, "suite %s: no workload named \"%s\"", s->name,
+                     s->members[i]);
+            return -1;
+        }
+        if (n == max) {
+            snprintf(err, errlen, "suite %s: more than %d workloads", s->name,
+                     max);
+            return -1;
+        }
+        out[n++] = w;
+    }
+    return n;
+}
+
+void suite_names(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; wl_suites[i] && used < len; i++) {
+        int k = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+                         wl_suites[i]->name);
+        if (k > 0)
+            used += (size_t)k;
+    }
+}

@@ -1,0 +1,29 @@
+/* Private temporary directories for runs: created and locked by the parent,
+ * removed by it after the run. A parent killed with SIGKILL cannot remove
+ * its directory, so every creation first sweeps directories whose owner is
+ * gone (their lock is free) -- the next run cleans up after a killed one. */
+#ifndef PARALLAX_TMPDIR_H
+#define PARALLAX_TMPDIR_H
+
+#include <stddef.h>
+
+/* The prefix of every run directory under $TMPDIR (or /tmp). */
+#define TMPDIR_PREFIX "parallax-wl."
+
+struct tmpdir {
+    char path[4096];
+    int lock_fd; /* the directory itself, flock'ed while the run lives */
+};
+
+/* Sweeps stale run directories, then creates, locks and fills in a fresh
+ * one. 0, or -1 with a message in err. */
+int tmpdir_create(struct tmpdir *t, char *err, size_t errlen);
+
+/* Removes the directory and everything below it, then drops the lock. */
+void tmpdir_remove(struct tmpdir *t);
+
+/* Removes run directories under $TMPDIR whose owner has died. Returns how
+ * many were removed. */
+int tmpdir_sweep(void);
+
+#endif
