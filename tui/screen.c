@@ -29,9 +29,9 @@ static void draw_title(const struct session *s)
 static void draw_keys(void)
 {
     static const char *const keys[][2] = {
-        {"q", "Quit"},   {"Tab", "Focus"},  {"Space", "Start/Stop"},
-        {"a", "Suite"},  {"x", "Stop all"}, {"0-9", "Sources"},
-        {"<>", "Scroll"}};
+        {"q", "Quit"},      {"Tab", "Focus"},  {"Space", "Start/Stop"},
+        {"a", "Suite"},     {"x", "Stop all"}, {"g", "Add guest"},
+        {"0-9", "Sources"}, {"<>", "Scroll"}};
     move(LINES - 1, 0);
     clrtoeol();
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -53,7 +53,8 @@ static void draw_too_small(void)
 }
 
 void screen_draw(const struct session *s, const struct jobs *j,
-                 struct table_panel *table, bool utf8)
+                 struct table_panel *table, const struct prompt *prompt,
+                 bool utf8)
 {
     erase();
     if (COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS) {
@@ -63,6 +64,10 @@ void screen_draw(const struct session *s, const struct jobs *j,
         table_panel_draw(table, s, j, 2, LINES - 3, utf8);
         mvaddnstr(1, 1, table->status, COLS - 1);
         draw_keys();
+        if (prompt)
+            prompt_draw(prompt, 1);
     }
+    /* the cursor shows only at the end of a prompt's typed text */
+    curs_set(prompt && COLS >= TUI_MIN_COLS && LINES >= TUI_MIN_ROWS);
     refresh();
 }

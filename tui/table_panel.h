@@ -18,9 +18,9 @@ enum table_focus {
 struct table_panel {
     int first_guest; /* the leftmost guest shown (model index, >= 1) */
     enum table_focus focus;
-    int sel;          /* the selected workload */
-    int wl_top;       /* the first workload row shown */
-    char status[384]; /* the last action's outcome, for the status line */
+    int sel;              /* the selected workload */
+    int wl_top;           /* the first workload row shown */
+    char status[384];     /* the last action's outcome, for the status line */
     unsigned message_seq; /* the jobs' message last shown */
 };
 

@@ -23,6 +23,7 @@
 #include "core/session.h"
 #include "tui/colors.h"
 #include "tui/panel.h"
+#include "tui/prompt.h"
 #include "tui/screen.h"
 
 static volatile sig_atomic_t curses_on;
@@ -146,11 +147,35 @@ static void curses_end(void)
 
 static struct table_panel table;
 static struct jobs jobs;
+static struct prompt prompt;
+
+/* The add-guest prompt was answered: start sampling the guest. */
+static void add_guest(struct session *s, const char *text)
+{
+    struct source_spec spec;
+    char err[256];
+    if (source_spec_parse(text, &spec, err, sizeof(err)) < 0 ||
+        session_add(s, &spec, err, sizeof(err)) < 0)
+        snprintf(table.status, sizeof(table.status), "%s", err);
+    else
+        snprintf(table.status, sizeof(table.status), "added %s (%s)", spec.name,
+                 spec.target);
+}
 
 /* Keys of the whole screen; the rest go to the table. */
-static int screen_key(const struct session *s, int ch)
+static int screen_key(struct session *s, int ch)
 {
+    if (prompt.active) {
+        if (ch == KEY_RESIZE)
+            return KR_HANDLED | KR_REDRAW;
+        if (prompt_key(&prompt, ch) == PROMPT_ACCEPTED && prompt.len > 0)
+            add_guest(s, prompt.text);
+        return KR_HANDLED | KR_REDRAW;
+    }
     switch (ch) {
+    case 'g':
+        prompt_open(&prompt, "add guest [NAME=]HOST[:PORT]: ");
+        return KR_HANDLED | KR_REDRAW;
     case 'q':
     case 'Q':
     case KEY_F(10):
@@ -164,7 +189,7 @@ static int screen_key(const struct session *s, int ch)
 }
 
 /* Reads every pending key; false when the user asked to quit. */
-static bool handle_keys(const struct session *s, bool *redraw)
+static bool handle_keys(struct session *s, bool *redraw)
 {
     int ch;
     while ((ch = getch()) != ERR) {
@@ -185,7 +210,7 @@ static int main_loop(struct session *s, bool utf8)
         {.fd = session_fd(s), .events = POLLIN},
         {.fd = sig_pipe[0], .events = POLLIN},
     };
-    screen_draw(s, &jobs, &table, utf8);
+    screen_draw(s, &jobs, &table, prompt.active ? &prompt : NULL, utf8);
     for (;;) {
         /* redraws follow the samples (and keys): no timer of its own, so
          * the main thread wakes once per interval; the timeout only keeps
@@ -207,7 +232,7 @@ static int main_loop(struct session *s, bool utf8)
         if (jobs_update(&jobs, s))
             redraw = true;
         if (redraw)
-            screen_draw(s, &jobs, &table, utf8);
+            screen_draw(s, &jobs, &table, prompt.active ? &prompt : NULL, utf8);
     }
 }
 

@@ -54,6 +54,26 @@ size 100 30
 wait_for 5 has '^forks/s +[0-9]' || { screen; fail "no redraw after resize"; }
 echo "ok: resize 40x12, 39x11 and back"
 
+# add a guest at run time: a bad one is refused on the status line, a
+# good one (nobody listens there) gets a column that says it is down;
+# a resize with the prompt open keeps the typed text
+. "$(dirname "$0")/../pmcd.sh"
+dead=$(free_port) || fail "no free port"
+tm send-keys -t t g
+wait_for 5 has 'add guest \[NAME=\]HOST\[:PORT\]: $' || { screen; fail "no prompt"; }
+tm send-keys -t t 'bad=host:0' Enter
+wait_for 5 has "guest 'bad=host:0': the port is not 1 to 65535" ||
+    { screen; fail "bad guest not refused"; }
+tm send-keys -t t g "late=localhost:$dead"
+size 60 20
+wait_for 5 has "add guest .*late=localhost:$dead\$" ||
+    { screen; fail "prompt text lost on resize"; }
+size 100 30
+tm send-keys -t t Enter
+wait_for 5 has "^ added late \(localhost:$dead\)" || { screen; fail "not added"; }
+wait_for 10 has 'down [0-9]+s, retry' || { screen; fail "no down column"; }
+echo "ok: guests added at run time"
+
 tm send-keys -t t q
 prompt_ok 0
 
