@@ -32,7 +32,7 @@ struct job_cell {
     int repeat, repeats;   /* progress through the repeats */
     struct wl_stats stats; /* over the finished repeats of the last run */
     int placement;         /* enum wl_placement of the last result */
-    char note[128];        /* why it failed */
+    char note[256];        /* why it failed */
 };
 
 struct jobs {

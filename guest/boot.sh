@@ -23,7 +23,7 @@ usage: guest/boot.sh [options]
   -m, --mem SIZE       guest memory (default 128M; 96M is the floor)
       --icount         qemu -icount shift=5,sleep=off: the guest's clock
                        follows executed instructions (time-divergent guest;
-                       forces tcg)
+                       forces tcg; 1 vCPU only)
       --clock MODE     host: set the guest's clock from the host's at boot
                        (default; within a few ms); rtc: keep the emulated
                        RTC's whole seconds (up to 1 s off, unsynchronised)
@@ -73,6 +73,9 @@ parse_args() {
     [[ $ACCEL =~ ^(auto|kvm|tcg)$ ]] || die "--accel takes auto, kvm or tcg, not '$ACCEL'"
     [[ $NET =~ ^(static|dhcp)$ ]] || die "--net takes static or dhcp, not '$NET'"
     [[ $TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout takes whole seconds, not '$TIMEOUT'"
+    # seen here: with -icount the second vCPU never comes up (the kernel
+    # stops at "Booting SMP configuration")
+    [ "$ICOUNT" = 0 ] || [ "$CPUS" = 1 ] || die "--icount runs 1 vCPU only"
     LOG=${LOG:-$BUILD/serial.log}
     # the unpacked kernel boots seconds faster (PVH entry, no decompression)
     KERNEL=$BUILD/vmlinux INITRD=$BUILD/initramfs.cpio.gz

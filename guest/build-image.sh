@@ -187,8 +187,8 @@ parallax_files() {
     if [ ! -f "$PMDA_SRC/pmns" ] || [ ! -f "$PMDA_SRC/help" ]; then
         die "$PB/pmdaparallax is built but $PMDA_SRC/pmns or help is missing"
     fi
-    dom=$(parallax_domain)
-    [ -n "$dom" ] ||
+    PMDA_DOMAIN=$(parallax_domain)
+    [ -n "$PMDA_DOMAIN" ] ||
         die "no domain number for pmdaparallax: no '#define PARALLAX N' in $PMDA_SRC (or set PARALLAX_PMDA_DOMAIN)"
     dir=$pmdas/parallax
     put "$PB/pmdaparallax" "$dir/pmdaparallax"
@@ -201,14 +201,14 @@ parallax_files() {
     [ -n "$tops" ] || die "$PMDA_SRC/pmns names no top-level node"
     cp "$PMDA_SRC/pmns" "$WORK/pmns.parallax"
     {
-        echo "#define PARALLAX $dom"
-        echo "#define PARALLAX_DOMAIN $dom"
+        echo "#define PARALLAX $PMDA_DOMAIN"
+        echo "#define PARALLAX_DOMAIN $PMDA_DOMAIN"
         echo "root { $tops}"
         echo '#include "pmns.parallax"'
     } >"$WORK/root_parallax"
-    echo "parallax	$dom	pipe	binary		$dir/pmdaparallax -d $dom" \
+    echo "parallax	$PMDA_DOMAIN	pipe	binary		$dir/pmdaparallax -d $PMDA_DOMAIN" \
         >"$WORK/pmcd.conf.parallax"
-    say "including pmdaparallax (domain $dom)"
+    say "including pmdaparallax (domain $PMDA_DOMAIN)"
 }
 
 # pmns_and_help: one PMNS for pmcd and pminfo, merged from the agents' own
@@ -225,8 +225,11 @@ pmns_and_help() {
     cp "$WORK/root.merged" "$STAGE$var/pmns/root"
     if [ -f "$WORK/root_parallax" ]; then
         dir=$(pcp_conf PCP_PMDAS_DIR)/parallax
-        "$(pcp_conf PCP_BINADM_DIR)/newhelp" -n "$WORK/root.merged" -v 2 \
-            -o "$STAGE$dir/help" "$PMDA_SRC/help" ||
+        # instance domains are written "@ PARALLAX.n" (as Install's
+        # pmdaproc.sh does, put the number in)
+        sed "s/^@ PARALLAX\./@ $PMDA_DOMAIN./" "$PMDA_SRC/help" |
+            "$(pcp_conf PCP_BINADM_DIR)/newhelp" -n "$WORK/root.merged" -v 2 \
+                -o "$STAGE$dir/help" ||
             die "newhelp failed on $PMDA_SRC/help"
     fi
 }
