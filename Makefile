@@ -59,22 +59,28 @@ build: $(PARALLAX) $(PARALLAX_RUN) $(HELLO) $(UNIT_TESTS) $(INTEG_TESTS)
 deps:
 	@./scripts/deps.sh
 
-# The main job: a live view of this host.
+# The main job: this host and parallax's own micro-VM guest side by side.
+# ARGS replaces --demo-guest, e.g. make run ARGS="-h vm1=10.0.0.5".
+ARGS ?= --demo-guest
 run: deps
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory build guest
 	./$(PARALLAX) $(ARGS)
 
 # All tests: format, unit (cmocka), integration (real PCP), screen (tmux).
 check: deps
 	@$(MAKE) --no-print-directory format-check
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory build guest
 	@./tests/run_all.sh $(BUILD)
 
 # The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The guest image is the ordinary build's: the sanitizers check the host
+# side; the guest runs the plain agent.
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g" \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    build
+	@$(MAKE) --no-print-directory guest
+	@ln -sfn ../$(BUILD)/guest build-asan/guest
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    ./tests/run_all.sh build-asan
 
@@ -148,6 +154,17 @@ install-pmda: $(PMDA)
 	install -d $(PMDA_DIR)
 	install -m 755 $(PMDA) pmda/Install pmda/Remove $(PMDA_DIR)/
 	install -m 644 pmda/pmns pmda/root pmda/help pmda/domain.h $(PMDA_DIR)/
+
+# The demo guest (guest/, issue 6): Debian's cloud kernel and an initramfs
+# holding pmcd, pmdaparallax and parallax-hello, made from this host's
+# packages; guest/build-image.sh rebuilds only when the image would change.
+# guest/boot.sh boots it (see its header for the contract).
+GUEST := $(BUILD)/guest
+.PHONY: guest
+guest: deps
+	@./guest/deps.sh
+	@$(MAKE) -s --no-print-directory $(PMDA) $(HELLO)
+	@./guest/build-image.sh $(GUEST) $(BUILD)
 
 clean:
 	rm -rf build build-asan bench/out

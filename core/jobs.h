@@ -26,8 +26,8 @@ enum job_state {
 /* One workload on one source. */
 struct job_cell {
     enum job_state state;
-    unsigned store_id;   /* a guest: the start or stop store not yet done */
-    unsigned runs_base;  /* a guest: its run count before our start */
+    unsigned store_id;     /* a guest: the start or stop store not yet done */
+    unsigned runs_base;    /* a guest: its run count before our start */
     double live;           /* figure of the repeat in progress, NaN */
     int repeat, repeats;   /* progress through the repeats */
     struct wl_stats stats; /* over the finished repeats of the last run */

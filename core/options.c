@@ -2,6 +2,8 @@
  * checked whole (no trailing junk) and against their bounds. */
 #include "core/options.h"
 
+#include "core/demo_guest.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -18,6 +20,12 @@ void options_usage(FILE *f)
             "                          add a guest (or another host) running "
             "pmcd;\n"
             "                          repeatable; NAME labels its column\n"
+            "      --demo-guest[=VARIANTS]\n"
+            "                          boot parallax's own micro-VM (make "
+            "guest) and\n"
+            "                          watch it; VARIANTS: icount, cpus=1|2, "
+            "mem=SIZE,\n"
+            "                          clock=host|rtc (comma-separated)\n"
             "  -t, --interval=SECONDS  time between samples (default 1; "
             "%.1f to %.0f)\n"
             "      --text              print plain text refreshes on stdout "
@@ -27,7 +35,10 @@ void options_usage(FILE *f)
             "  -V, --version           print the version and exit\n"
             "  -?, --help              print this help and exit\n"
             "\n"
-            "Keys on the live screen: q quit.\n",
+            "Keys on the live screen: q quit, Space start/stop the selected "
+            "workload,\n"
+            "a run a suite, x stop all, g add a guest, 0-9 toggle a source, "
+            "Tab focus.\n",
             INTERVAL_MIN, INTERVAL_MAX);
 }
 
@@ -58,6 +69,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
 {
     static const struct option longopts[] = {
         {"host", required_argument, NULL, 'h'},
+        {"demo-guest", optional_argument, NULL, 'D'},
         {"interval", required_argument, NULL, 't'},
         {"samples", required_argument, NULL, 'n'},
         {"text", no_argument, NULL, 'T'},
@@ -105,6 +117,16 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         case 'T':
             o->text = true;
             break;
+        case 'D': {
+            char *argv_[32], buf[512];
+            o->demo_guest = true;
+            snprintf(o->demo_variants, sizeof(o->demo_variants), "%s",
+                     optarg ? optarg : "");
+            if (demo_guest_args(o->demo_variants, argv_, 32, buf, sizeof(buf),
+                                err, errlen) < 0)
+                return OPT_ERROR;
+            break;
+        }
         case 'V':
             return OPT_VERSION;
         case ':':

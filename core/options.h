@@ -24,7 +24,9 @@ struct options {
     double interval; /* seconds between samples */
     long samples;    /* refreshes to print with --text; 0 = until stopped */
     bool text;       /* plain text on stdout instead of the screen */
-    int nguests;     /* -h HOST[:PORT], in the order given */
+    bool demo_guest; /* boot parallax's own micro-VM as a guest */
+    char demo_variants[128]; /* --demo-guest=icount,cpus=2,... */
+    int nguests;             /* -h HOST[:PORT], in the order given */
     struct source_spec guests[OPTIONS_MAX_GUESTS];
 };
 

@@ -12,8 +12,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/demo_guest.h"
 #include "core/session.h"
 #include "core/text_view.h"
+
+#define FIRST_ANSWER_WAIT 15.0 /* s: a slow guest's first connection */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -42,6 +45,15 @@ static bool wait_samples(struct session *s, double timeout)
     return !stop_requested;
 }
 
+/* True when every source has rates (two good samples) or is down. */
+static bool all_answered(const struct session *s)
+{
+    for (int i = 0; i < s->nsrc; i++)
+        if (s->model[i].samples < 2 && s->model[i].state != SRC_DOWN)
+            return false;
+    return true;
+}
+
 /* True when every guest has news since `seen` (updates counts). */
 static bool guests_caught_up(const struct session *s, const unsigned long *seen)
 {
@@ -51,11 +63,41 @@ static bool guests_caught_up(const struct session *s, const unsigned long *seen)
     return true;
 }
 
+/* Boots the demo guest, telling its progress on stderr, and adds it as a
+ * source once its pmcd answers. False (with the reason said) on failure. */
+static bool boot_demo_guest(struct session *s, struct demo_guest *g,
+                            const char *variants)
+{
+    char err[256];
+    if (demo_guest_start(g, variants, err, sizeof(err)) < 0) {
+        fprintf(stderr, "parallax: %s\n", err);
+        return false;
+    }
+    while (g->state == DEMO_BOOTING && !stop_requested) {
+        struct pollfd pfd[2] = {{.fd = g->out_fd, .events = POLLIN},
+                                {.fd = g->err_fd, .events = POLLIN}};
+        poll(pfd, 2, 200);
+        if (demo_guest_poll(g))
+            fprintf(stderr, "parallax: %s\n", g->progress);
+    }
+    if (g->state != DEMO_READY)
+        return false;
+    struct source_spec spec;
+    snprintf(spec.name, sizeof(spec.name), "demo-%s", g->accel);
+    snprintf(spec.target, sizeof(spec.target), "127.0.0.1:%d", g->port);
+    if (session_add(s, &spec, err, sizeof(err)) < 0) {
+        fprintf(stderr, "parallax: %s\n", err);
+        return false;
+    }
+    return true;
+}
+
 int text_mode_run(const struct options *o)
 {
     char err[256];
     static struct session s;
     static unsigned long seen[SESSION_MAX_SOURCES];
+    static struct demo_guest demo;
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     struct sigaction sa = {.sa_handler = on_stop};
     sigaction(SIGINT, &sa, NULL);
@@ -65,7 +107,13 @@ int text_mode_run(const struct options *o)
         fprintf(stderr, "parallax: %s\n", err);
         return 1;
     }
+    if (o->demo_guest && !boot_demo_guest(&s, &demo, o->demo_variants)) {
+        demo_guest_stop(&demo);
+        session_close(&s);
+        return 1;
+    }
     long printed = 0;
+    double first_deadline = mono() + FIRST_ANSWER_WAIT;
     double grace = fmin(0.25 * o->interval, 0.5);
     while (!stop_requested && (o->samples == 0 || printed < o->samples)) {
         if (!wait_samples(&s, -1))
@@ -78,12 +126,16 @@ int text_mode_run(const struct options *o)
                 break;
         for (int i = 0; i < s.nsrc; i++)
             seen[i] = s.model[i].updates;
-        /* the first good sample only sets the base for rates */
+        /* the first good sample only sets the base for rates; the first
+         * refresh also waits (a while) for every guest's first answer */
         if (s.model[0].samples <= 1)
+            continue;
+        if (!printed && !all_answered(&s) && mono() < first_deadline)
             continue;
         text_view_print(stdout, s.model, s.nsrc, s.interval, utf8);
         printed++;
     }
+    demo_guest_stop(&demo);
     session_close(&s);
     return 0;
 }

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/demo_guest.h"
 #include "core/jobs.h"
 #include "core/session.h"
 #include "tui/colors.h"
@@ -148,6 +149,26 @@ static void curses_end(void)
 static struct table_panel table;
 static struct jobs jobs;
 static struct prompt prompt;
+static struct demo_guest demo;
+
+/* Follows the demo guest's boot on the status line; adds it as a source
+ * once its pmcd answers. True when the screen should be redrawn. */
+static bool demo_step(struct session *s)
+{
+    if (!demo_guest_poll(&demo))
+        return false;
+    snprintf(table.status, sizeof(table.status), "%s", demo.progress);
+    if (demo.state == DEMO_READY && demo.port) {
+        struct source_spec spec;
+        char err[256];
+        snprintf(spec.name, sizeof(spec.name), "demo-%s", demo.accel);
+        snprintf(spec.target, sizeof(spec.target), "127.0.0.1:%d", demo.port);
+        if (session_add(s, &spec, err, sizeof(err)) < 0)
+            snprintf(table.status, sizeof(table.status), "%s", err);
+        demo.port = 0; /* added */
+    }
+    return true;
+}
 
 /* The add-guest prompt was answered: start sampling the guest. */
 static void add_guest(struct session *s, const char *text)
@@ -205,10 +226,12 @@ static bool handle_keys(struct session *s, bool *redraw)
 /* Runs until q (returns 0) or a termination signal (returns it). */
 static int main_loop(struct session *s, bool utf8)
 {
-    struct pollfd pfd[3] = {
+    struct pollfd pfd[5] = {
         {.fd = STDIN_FILENO, .events = POLLIN},
         {.fd = session_fd(s), .events = POLLIN},
         {.fd = sig_pipe[0], .events = POLLIN},
+        {.events = POLLIN}, /* the demo guest's boot.sh, while it talks */
+        {.events = POLLIN},
     };
     screen_draw(s, &jobs, &table, prompt.active ? &prompt : NULL, utf8);
     for (;;) {
@@ -218,7 +241,9 @@ static int main_loop(struct session *s, bool utf8)
         int timeout = (int)(s->interval * 1000) + 100;
         if (jobs_running(&jobs, -1) && timeout > 250)
             timeout = 250; /* runs report progress and end between samples */
-        int n = poll(pfd, 3, timeout);
+        pfd[3].fd = demo.out_fd > 0 ? demo.out_fd : -1;
+        pfd[4].fd = demo.err_fd > 0 ? demo.err_fd : -1;
+        int n = poll(pfd, 5, timeout);
         if (n < 0 && errno != EINTR)
             return 0;
         char sig;
@@ -230,6 +255,8 @@ static int main_loop(struct session *s, bool utf8)
         if (pfd[1].revents && session_update(s))
             redraw = true;
         if (jobs_update(&jobs, s))
+            redraw = true;
+        if (demo_step(s))
             redraw = true;
         if (redraw)
             screen_draw(s, &jobs, &table, prompt.active ? &prompt : NULL, utf8);
@@ -257,11 +284,20 @@ int tui_run(const struct options *o)
         return 1;
     }
     jobs_init(&jobs);
+    if (o->demo_guest &&
+        demo_guest_start(&demo, o->demo_variants, err, sizeof(err)) < 0) {
+        dprintf(real_stderr, "parallax: %s\n", err);
+        session_close(&s);
+        return 2;
+    }
     install_signals();
     curses_start();
     int sig = main_loop(&s, utf8);
     curses_end();
     jobs_free(&jobs); /* stops and reaps every workload */
+    if (demo.state != DEMO_OFF)
+        dprintf(real_stderr, "parallax: stopping the demo guest\n");
+    demo_guest_stop(&demo); /* boot.sh stops qemu */
     session_close(&s);
     if (real_stderr >= 0) {
         dup2(real_stderr, STDERR_FILENO);

@@ -1,0 +1,260 @@
+/* See demo_guest.h. */
+#include "core/demo_guest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_ARGS 24
+
+int demo_guest_args(const char *variants, char **argv, int max, char *buf,
+                    size_t buflen, char *err, size_t errlen)
+{
+    int n = 0;
+    size_t used = 0;
+    char list[256];
+    snprintf(list, sizeof(list), "%s", variants ? variants : "");
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        const char *flag = NULL, *val = eq ? eq + 1 : NULL;
+        if (eq)
+            *eq = '\0';
+        if (strcmp(tok, "icount") == 0 && !val)
+            flag = "--icount";
+        else if (strcmp(tok, "cpus") == 0 && val &&
+                 (strcmp(val, "1") == 0 || strcmp(val, "2") == 0))
+            flag = "--cpus";
+        else if (strcmp(tok, "mem") == 0 && val &&
+                 strspn(val, "0123456789") > 0 &&
+                 strspn(val, "0123456789MG") == strlen(val))
+            flag = "--mem";
+        else if (strcmp(tok, "clock") == 0 && val &&
+                 (strcmp(val, "host") == 0 || strcmp(val, "rtc") == 0))
+            flag = "--clock";
+        if (!flag) {
+            snprintf(err, errlen,
+                     "demo guest variant '%s%s%s' is not one of icount, "
+                     "cpus=1|2, mem=SIZE (e.g. 256M), clock=host|rtc",
+                     tok, val ? "=" : "", val ? val : "");
+            return -1;
+        }
+        const char *parts[2] = {flag, val};
+        for (int k = 0; k < (val ? 2 : 1); k++) {
+            size_t len = strlen(parts[k]) + 1;
+            if (n + 1 >= max || used + len > buflen) {
+                snprintf(err, errlen, "too many demo guest variants");
+                return -1;
+            }
+            memcpy(buf + used, parts[k], len);
+            argv[n++] = buf + used;
+            used += len;
+        }
+    }
+    argv[n] = NULL;
+    return 0;
+}
+
+/* guest/boot.sh of the source tree the build directory belongs to. */
+static int find_boot_script(const char *build, char *path, size_t n)
+{
+    char real[PATH_MAX];
+    const char *env = getenv("PARALLAX_GUEST_DIR");
+    int w;
+    if (env && *env)
+        w = snprintf(path, n, "%s/boot.sh", env);
+    else if (realpath(build, real))
+        w = snprintf(path, n, "%s/../guest/boot.sh", real);
+    else
+        return -1;
+    if (w < 0 || (size_t)w >= n)
+        return -1;
+    return access(path, X_OK);
+}
+
+static void child_exec(const char *script, char **argv, int out, int errfd)
+{
+    /* boot.sh hears of our death and stops qemu */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    dup2(out, STDOUT_FILENO);
+    dup2(errfd, STDERR_FILENO);
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0)
+        dup2(null, STDIN_FILENO);
+    for (int sig = 1; sig < NSIG; sig++)
+        signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execv(script, argv);
+    dprintf(STDERR_FILENO, "boot: cannot run %s: %s\n", script,
+            strerror(errno));
+    _exit(127);
+}
+
+int demo_guest_start(struct demo_guest *g, const char *variants, char *err,
+                     size_t errlen)
+{
+    char script[PATH_MAX], guest_build[PATH_MAX + 8], buf[512];
+    char build[PATH_MAX];
+    char *argv[MAX_ARGS + 4];
+    memset(g, 0, sizeof(*g));
+    g->out_fd = g->err_fd = -1;
+    ssize_t len = readlink("/proc/self/exe", build, sizeof(build) - 1);
+    if (len <= 0) {
+        snprintf(err, errlen, "cannot find parallax's own binary");
+        return -1;
+    }
+    build[len] = '\0';
+    *strrchr(build, '/') = '\0';
+    if (find_boot_script(build, script, sizeof(script)) < 0) {
+        snprintf(err, errlen,
+                 "no guest/boot.sh next to %s; run parallax from its build "
+                 "tree or set PARALLAX_GUEST_DIR",
+                 build);
+        return -1;
+    }
+    snprintf(guest_build, sizeof(guest_build), "%s/guest", build);
+    if (access(guest_build, R_OK) < 0) {
+        snprintf(err, errlen, "no guest image in %s; run 'make guest' first",
+                 guest_build);
+        return -1;
+    }
+    argv[0] = script;
+    argv[1] = "--build";
+    argv[2] = guest_build;
+    if (demo_guest_args(variants, argv + 3, MAX_ARGS, buf, sizeof(buf), err,
+                        errlen) < 0)
+        return -1;
+    int out[2], errp[2];
+    if (pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+        snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "cannot fork: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0)
+        child_exec(script, argv, out[1], errp[1]);
+    close(out[1]);
+    close(errp[1]);
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    fcntl(errp[0], F_SETFL, O_NONBLOCK);
+    g->pid = pid;
+    g->out_fd = out[0];
+    g->err_fd = errp[0];
+    g->state = DEMO_BOOTING;
+    snprintf(g->progress, sizeof(g->progress), "demo guest: starting qemu");
+    return 0;
+}
+
+/* Reads fd into buf; calls line() for each whole line. False at EOF. */
+static bool read_lines(struct demo_guest *g, int fd, char *buf, size_t cap,
+                       size_t *len, void (*line)(struct demo_guest *, char *))
+{
+    for (;;) {
+        ssize_t r = read(fd, buf + *len, cap - 1 - *len);
+        if (r == 0)
+            return false;
+        if (r < 0)
+            return true; /* EAGAIN: nothing more now */
+        *len += (size_t)r;
+        buf[*len] = '\0';
+        char *nl;
+        while ((nl = strchr(buf, '\n'))) {
+            *nl = '\0';
+            line(g, buf);
+            size_t rest = *len - (size_t)(nl + 1 - buf);
+            memmove(buf, nl + 1, rest + 1);
+            *len = rest;
+        }
+        if (*len == cap - 1) /* a line too long: drop it */
+            *len = 0;
+    }
+}
+
+static void on_out(struct demo_guest *g, char *line)
+{
+    int port, pid;
+    char accel[8] = "";
+    if (sscanf(line, "PORT=%d PID=%d ACCEL=%7s", &port, &pid, accel) >= 2) {
+        g->port = port;
+        snprintf(g->accel, sizeof(g->accel), "%s", accel);
+        g->state = DEMO_READY;
+        snprintf(g->progress, sizeof(g->progress),
+                 "demo guest up (%s), pmcd on 127.0.0.1:%d",
+                 accel[0] ? accel : "?", port);
+    }
+}
+
+static void on_err(struct demo_guest *g, char *line)
+{
+    snprintf(g->progress, sizeof(g->progress), "demo guest: %s",
+             strncmp(line, "boot: ", 6) == 0 ? line + 6 : line);
+}
+
+bool demo_guest_poll(struct demo_guest *g)
+{
+    if (g->state == DEMO_OFF || g->pid <= 0)
+        return false;
+    enum demo_state before = g->state;
+    char was[sizeof(g->progress)];
+    memcpy(was, g->progress, sizeof(was));
+    if (g->err_fd >= 0 &&
+        !read_lines(g, g->err_fd, g->err, sizeof(g->err), &g->errlen, on_err)) {
+        close(g->err_fd);
+        g->err_fd = -1;
+    }
+    if (g->out_fd >= 0 &&
+        !read_lines(g, g->out_fd, g->out, sizeof(g->out), &g->outlen, on_out)) {
+        close(g->out_fd);
+        g->out_fd = -1;
+    }
+    int status;
+    if (waitpid(g->pid, &status, WNOHANG) == g->pid) {
+        g->pid = 0;
+        if (g->state != DEMO_READY || !WIFEXITED(status) ||
+            WEXITSTATUS(status) != 0)
+            g->state = DEMO_FAILED;
+        if (g->state == DEMO_FAILED &&
+            strncmp(g->progress, "demo guest: ", 12) == 0 && g->port)
+            snprintf(g->progress, sizeof(g->progress),
+                     "demo guest: qemu ended");
+    }
+    return g->state != before || strcmp(was, g->progress) != 0;
+}
+
+void demo_guest_stop(struct demo_guest *g)
+{
+    if (g->state == DEMO_OFF)
+        return;
+    if (g->pid > 0) {
+        kill(g->pid, SIGTERM);
+        /* boot.sh stops qemu: SIGTERM, then SIGKILL after 5 s */
+        for (int i = 0; i < 80 && waitpid(g->pid, NULL, WNOHANG) == 0; i++) {
+            struct timespec ts = {0, 100 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        if (waitpid(g->pid, NULL, WNOHANG) == 0) {
+            kill(g->pid, SIGKILL);
+            waitpid(g->pid, NULL, 0);
+        }
+        g->pid = 0;
+    }
+    if (g->out_fd >= 0)
+        close(g->out_fd);
+    if (g->err_fd >= 0)
+        close(g->err_fd);
+    g->out_fd = g->err_fd = -1;
+    g->state = DEMO_OFF;
+}
