@@ -1,15 +1,25 @@
 #!/bin/bash
-# Boots parallax's demo guest (guest/build-image.sh) with qemu, pmcd's port
-# forwarded to a free port on 127.0.0.1, and stays as qemu's supervisor:
-#   stdout: one line "PORT=<port> PID=<qemu pid> ACCEL=<kvm|tcg> LOG=<file>"
-#           once pmcd in the guest listens; nothing else, ever
-#   stderr: progress and, on failure, one line "boot: <reason>"
-#   exit:   1 when the guest does not come up (qemu is gone by then);
-#           once up, it lives as long as qemu: 0 after SIGTERM/SIGINT/
-#           SIGHUP (it stops qemu first), 1 if qemu ends by itself
-# qemu dies with this script (PR_SET_PDEATHSIG through setpriv), and this
-# script gets SIGTERM when its own parent dies, so no qemu outlives its
-# caller. Run guest/boot.sh --help for the options.
+# Boots parallax's demo guest (made by guest/build-image.sh) with qemu,
+# pmcd's port 44321 forwarded to a free port on 127.0.0.1, and stays as
+# qemu's supervisor until qemu ends. The contract with callers:
+#   stdout  exactly one line, once pmcd in the guest listens:
+#             PORT=<port> PID=<qemu pid> ACCEL=<kvm|tcg> LOG=<serial log>
+#           then nothing more
+#   stderr  progress lines "boot: ..."; when the guest does not come up,
+#           the last line is the reason
+#   exit    1 when the guest does not come up (qemu is gone by then).
+#           Once up, it runs as long as qemu. SIGTERM/SIGINT/SIGHUP to this
+#           script, at any time, stop qemu (SIGTERM, SIGKILL after 5 s),
+#           reap it and exit 0; qemu stopped by SIGTERM to its PID also
+#           gives 0; qemu ending any other way gives 1
+#   death   qemu gets SIGKILL from the kernel when this script dies, however
+#           it dies (PR_SET_PDEATHSIG, set through setpriv); this script
+#           gets SIGTERM when its own parent dies. So no qemu outlives its
+#           caller, provided the caller is a process, not a thread that
+#           ends before it (PDEATHSIG follows the parent thread).
+#   progress the guest writes "parallax-guest: [uptime] ..." lines to LOG
+#           (kernel up, network, clock, pmcd), then the ready marker
+# Run guest/boot.sh --help for the options.
 set -eu
 
 READY=PARALLAX-GUEST-READY
@@ -30,11 +40,12 @@ usage: guest/boot.sh [options]
       --accel MODE     auto (default: kvm if a quick probe boots, else tcg),
                        kvm or tcg
       --net MODE       static (default; 10.0.2.15/24) or dhcp
-  -l, --log FILE       serial console log (default BUILD/serial.log)
+  -l, --log FILE       serial console log (default BUILD/serial.<pid>.log,
+                       removed after a clean stop)
   -t, --timeout SECS   give up when not ready by then (default 90)
       --selftest       the guest also tries a store itself and logs whether
                        it was refused (tests)
-  -v, --verbose        kernel messages on the serial console too
+  -v, --verbose        kernel messages and pmcd's log on the serial console
 EOF
 }
 
@@ -76,7 +87,11 @@ parse_args() {
     # seen here: with -icount the second vCPU never comes up (the kernel
     # stops at "Booting SMP configuration")
     [ "$ICOUNT" = 0 ] || [ "$CPUS" = 1 ] || die "--icount runs 1 vCPU only"
-    LOG=${LOG:-$BUILD/serial.log}
+    # without --log, a log of this boot's own, so that guests booted side
+    # by side do not share one; removed after a clean stop (exit 0)
+    OWN_LOG=0
+    [ -n "$LOG" ] || LOG=$BUILD/serial.$$.log OWN_LOG=1
+    QEMU_ERR=${LOG%.log}.qemu.log
     # the unpacked kernel boots seconds faster (PVH entry, no decompression)
     KERNEL=$BUILD/vmlinux INITRD=$BUILD/initramfs.cpio.gz
     [ -s "$KERNEL" ] || KERNEL=$BUILD/vmlinuz
@@ -107,36 +122,39 @@ qemu_path() { echo "${1//,/,,}"; }
 
 # kvm_works: boots the kernel without an initramfs under KVM; a usable
 # KVM reaches the "no root fs" panic in about a second. Where /dev/kvm is
-# not hardware virtualisation, qemu aborts or crawls: both read as no.
+# not hardware virtualisation, qemu aborts or crawls: both read as no. The
+# probe is a child like the real qemu (PDEATHSIG, and QPID for the trap).
 kvm_works() {
     if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
         KVM_WHY="no usable /dev/kvm"
         return 1
     fi
-    local probe status
+    local probe deadline=$((SECONDS + 8)) ok=1
     probe=$(mktemp)
-    # bash notes a crashed qemu on stderr: the group's redirection drops it
+    # bash notes a crashed qemu on its stderr: the group sends that nowhere
     {
-        status=$(
-            timeout 8 qemu-system-x86_64 -accel kvm -cpu host -m 128M \
-                -nodefaults -no-user-config -display none -no-reboot \
-                -kernel "$KERNEL" -append "console=ttyS0 panic=-1 quiet" \
-                -serial "file:$(qemu_path "$probe")" \
-                </dev/null >/dev/null 2>"$probe.err"
-            echo $?
-        )
+        "${PDEATH[@]}" qemu-system-x86_64 -accel kvm -cpu host -m 128M \
+            -nodefaults -no-user-config -display none -no-reboot \
+            -kernel "$KERNEL" -append "console=ttyS0 panic=-1 quiet" \
+            -serial "file:$(qemu_path "$probe")" \
+            </dev/null >/dev/null 2>"$probe.err" &
+        QPID=$!
+        while kill -0 "$QPID" && [ $SECONDS -lt $deadline ] &&
+            ! grep -q 'Kernel panic' "$probe"; do
+            sleep 0.1
+        done
+        grep -q 'Kernel panic' "$probe" && ok=0
+        if [ $ok != 0 ] && kill -0 "$QPID"; then
+            KVM_WHY="kvm probe did not boot within 8 s"
+        elif [ $ok != 0 ]; then
+            KVM_WHY="kvm probe failed: $(grep -v '^$' "$probe.err" | tail -n 1 | cut -c 1-100)"
+        fi
+        kill -KILL "$QPID" || true
+        wait "$QPID" || true
     } 2>/dev/null
-    if grep -q 'Kernel panic' "$probe"; then
-        rm -f "$probe" "$probe.err"
-        return 0
-    fi
-    if [ "$status" = 124 ]; then
-        KVM_WHY="kvm probe did not boot within 8 s"
-    else
-        KVM_WHY="kvm probe failed: $(grep -v '^$' "$probe.err" | tail -n 1 | cut -c 1-100)"
-    fi
+    QPID=
     rm -f "$probe" "$probe.err"
-    return 1
+    return $ok
 }
 
 choose_accel() {
@@ -151,11 +169,20 @@ choose_accel() {
 }
 
 # start_qemu: qemu in the background, killed by the kernel if this script
-# dies (setpriv --pdeathsig); pmcd's 44321 forwarded from port 0 on the
+# dies (PDEATH: setpriv --pdeathsig); pmcd's 44321 forwarded from port 0 on the
 # loopback, which the kernel turns into a free port (read back below).
 start_qemu() {
-    local append="console=ttyS0 panic=-1 parallax_clock=$CLOCK parallax_net=$NET"
-    [ "$VERBOSE" = 1 ] || append="$append quiet"
+    # the kernel's crypto self-tests cost over a second of emulated CPU at
+    # boot (crypto_algapi_init, crypto_kdf108_init): a demo guest skips them
+    local append="console=ttyS0 panic=-1 cryptomgr.notests"
+    append="$append initcall_blacklist=crypto_kdf108_init"
+    append="$append parallax_clock=$CLOCK parallax_net=$NET"
+    # verbose: the kernel's messages and, once up, pmcd's log
+    if [ "$VERBOSE" = 1 ]; then
+        append="$append parallax_debug=1"
+    else
+        append="$append quiet"
+    fi
     [ "$SELFTEST" = 1 ] && append="$append parallax_selftest=1"
     local net="user,id=n0,hostfwd=tcp:127.0.0.1:0-:44321"
     # the clock channel: each connection to 10.0.2.100:37 in the guest
@@ -171,11 +198,8 @@ start_qemu() {
     [ "$ACCEL" = kvm ] && args+=(-cpu host)
     # shellcheck disable=SC2054 # commas belong to qemu's option syntax
     [ "$ICOUNT" = 1 ] && args+=(-icount shift=5,sleep=off)
-    local wrap=()
-    have_setpriv && wrap=(setpriv --pdeathsig KILL --)
-    QEMU_ERR=${LOG%.log}.qemu.log
     : >"$LOG"
-    "${wrap[@]}" qemu-system-x86_64 "${args[@]}" </dev/null >"$QEMU_ERR" 2>&1 &
+    "${PDEATH[@]}" qemu-system-x86_64 "${args[@]}" </dev/null >"$QEMU_ERR" 2>&1 &
     QPID=$!
     T0=$EPOCHREALTIME
 }
@@ -208,13 +232,26 @@ wait_ready() {
         [ -n "$PORT" ] || PORT=$(listen_port "$QPID") || PORT=
         line=$(grep -a -m 1 -e "^$READY" -e "^$FAILED" "$LOG" | tr -d '\r') || true
         case $line in
-        "$READY"*) [ -n "$PORT" ] && return 0 ;;
+        "$READY"*)
+            [ -n "$PORT" ] || PORT=$(listen_port "$QPID") ||
+                die "the guest is up, but qemu listens on no port (log: $LOG)"
+            return 0
+            ;;
         "$FAILED"*) die "guest failed: ${line#"$FAILED" } (log: $LOG)" ;;
         esac
         [ $SECONDS -lt $deadline ] ||
             die "guest not ready after $TIMEOUT s (log: $LOG)"
         sleep 0.1
     done
+}
+
+# stopped: the end of a stop on purpose: qemu goes (EXIT trap), the log of
+# our own goes, exit 0.
+# shellcheck disable=SC2317 # runs from traps
+stopped() {
+    stop_qemu
+    [ "$OWN_LOG" = 1 ] && rm -f "$LOG" "$QEMU_ERR"
+    exit 0
 }
 
 # elapsed T0: seconds since EPOCHREALTIME was T0, with one decimal.
@@ -240,10 +277,13 @@ main() {
     under_pdeathsig TERM "$@"
     parse_args "$@"
     QPID=
+    # qemu (and the KVM probe) get SIGKILL from the kernel when we die
+    PDEATH=()
+    have_setpriv && PDEATH=(setpriv --pdeathsig KILL --)
     trap stop_qemu EXIT
-    trap 'exit 0' TERM
-    trap 'exit 0' INT
-    trap 'exit 0' HUP
+    trap stopped TERM
+    trap stopped INT
+    trap stopped HUP
     choose_accel
     start_qemu
     wait_ready
@@ -252,6 +292,8 @@ main() {
     local status=0
     wait "$QPID" || status=$?
     QPID=
+    # qemu exits 0 on SIGTERM: someone stopped it on purpose
+    [ "$status" = 0 ] && stopped
     die "qemu exited (status $status): $(grep -v '^$' "$QEMU_ERR" | tail -n 1)"
 }
 

@@ -1,16 +1,20 @@
 #!/bin/sh
-# Builds parallax's demo guest from what is installed on this host: Debian's
-# cloud kernel (OUT/vmlinuz, and OUT/vmlinux, the same kernel unpacked for
-# qemu's faster PVH boot, where it can be extracted) and an initramfs (OUT/initramfs.cpio.gz, cpio
-# newc + gzip) holding static busybox, pmcd with the linux and pmcd PMDAs
-# as DSOs, pminfo and pmstore, and, once they are built, pmdaparallax and
-# the workloads' helper. Rebuilds only when the image's content changes.
+# Builds parallax's demo guest from what is installed on this host:
+# Debian's cloud kernel (OUT/vmlinuz, and OUT/vmlinux, the same kernel
+# unpacked for qemu's faster PVH boot, where it can be extracted) and an
+# initramfs (OUT/initramfs.cpio.gz, cpio newc + gzip) holding static
+# busybox, pmcd with the linux and pmcd PMDAs as DSOs, pminfo, pmstore and,
+# once they are built, pmdaparallax and the workloads' helper. Packs only
+# when the image's content changes.
 # Usage: guest/build-image.sh [OUT_DIR [PARALLAX_BUILD_DIR]]
 #   OUT_DIR             default build/guest
 #   PARALLAX_BUILD_DIR  where pmdaparallax and parallax-hello are built;
-#                       default: OUT_DIR's parent
+#                       default: the parent of OUT_DIR's real path (make
+#                       asan links build-asan/guest to build/guest, so the
+#                       image keeps the plain build's agent)
 # Environment: PARALLAX_PMDA_SRC (default pmda/ of this repo) holds pmns,
-#   help and the domain number; PARALLAX_PMDA_DOMAIN overrides the number.
+#   help and domain.h (#define PARALLAX N); PARALLAX_PMDA_DOMAIN=N
+#   overrides the number.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -91,10 +95,13 @@ skeleton() {
 # changes (busybox can only set whole seconds).
 clock_sync() {
     bin=$OUT/clock-sync
-    if [ ! -x "$bin" ] || [ -n "$(find "$HERE/clock_sync.c" -newer "$bin")" ]; then
+    sum=$(sha256sum <"$HERE/clock_sync.c")
+    if [ ! -x "$bin" ] || [ "$(cat "$bin.src" 2>/dev/null)" != "$sum" ]; then
         ${CC:-cc} -std=c11 -Wall -Wextra -O2 -static -o "$bin.tmp" \
-            "$HERE/clock_sync.c" || die "cannot compile guest/clock_sync.c (static libc: libc6-dev)"
+            "$HERE/clock_sync.c" ||
+            die "cannot compile guest/clock_sync.c (static libc: libc6-dev)"
         mv "$bin.tmp" "$bin"
+        echo "$sum" >"$bin.src"
     fi
     put "$bin" /usr/bin/clock-sync
 }
@@ -158,21 +165,14 @@ pcp_files() {
 }
 
 # parallax_domain: the domain number of pmdaparallax, from the
-# environment or the pmda sources (#define PARALLAX|PARALLAX_DOMAIN N).
+# environment or pmda/domain.h (#define PARALLAX N), as Install takes it.
 parallax_domain() {
     if [ -n "${PARALLAX_PMDA_DOMAIN:-}" ]; then
         echo "$PARALLAX_PMDA_DOMAIN"
         return
     fi
-    for f in "$PMDA_SRC/domain.h" "$PMDA_SRC"/*.h "$PMDA_SRC"/*.c; do
-        [ -f "$f" ] || continue
-        n=$(sed -n 's/^#[ \t]*define[ \t]\{1,\}PARALLAX\(_DOMAIN\)\{0,1\}[ \t]\{1,\}\([0-9]\{1,\}\).*/\2/p' "$f" |
-            head -n 1)
-        if [ -n "$n" ]; then
-            echo "$n"
-            return
-        fi
-    done
+    sed -n 's/^#[ \t]*define[ \t]\{1,\}PARALLAX[ \t]\{1,\}\([0-9]\{1,\}\).*/\1/p' \
+        "$PMDA_SRC/domain.h" 2>/dev/null | head -n 1
 }
 
 # parallax_files: pmdaparallax (with its pmns and help) and the helper,
@@ -189,7 +189,7 @@ parallax_files() {
     fi
     PMDA_DOMAIN=$(parallax_domain)
     [ -n "$PMDA_DOMAIN" ] ||
-        die "no domain number for pmdaparallax: no '#define PARALLAX N' in $PMDA_SRC (or set PARALLAX_PMDA_DOMAIN)"
+        die "no domain number for pmdaparallax: no '#define PARALLAX N' in $PMDA_SRC/domain.h (or set PARALLAX_PMDA_DOMAIN)"
     dir=$pmdas/parallax
     put "$PB/pmdaparallax" "$dir/pmdaparallax"
     put "$PMDA_SRC/pmns" "$dir/pmns"
@@ -202,7 +202,6 @@ parallax_files() {
     cp "$PMDA_SRC/pmns" "$WORK/pmns.parallax"
     {
         echo "#define PARALLAX $PMDA_DOMAIN"
-        echo "#define PARALLAX_DOMAIN $PMDA_DOMAIN"
         echo "root { $tops}"
         echo '#include "pmns.parallax"'
     } >"$WORK/root_parallax"
@@ -282,10 +281,14 @@ pack() {
 
 main() {
     OUT=${1:-build/guest}
-    PB=${2:-$(dirname "$OUT")}
     PMDA_SRC=${PARALLAX_PMDA_SRC:-$REPO/pmda}
     command -v cpio >/dev/null || die "no cpio; run guest/deps.sh"
     mkdir -p "$OUT"
+    OUT=$(cd "$OUT" && pwd -P)
+    PB=${2:-$(dirname "$OUT")}
+    # one build at a time per directory (make guest beside a test, say)
+    exec 9>"$OUT/.lock"
+    flock 9
     release=$("$HERE/fetch-kernel.sh" "$OUT")
 
     STAGE=$OUT/root
@@ -311,7 +314,7 @@ main() {
     else
         pack
         echo "$sum" >"$OUT/image.sum"
-        say "built $OUT/initramfs.cpio.gz ($(du -k "$OUT/initramfs.cpio.gz" | cut -f1) KiB) and $OUT/vmlinuz (kernel $release)"
+        say "built $OUT/initramfs.cpio.gz ($(du -k "$OUT/initramfs.cpio.gz" | cut -f1) KiB), kernel $release"
     fi
     rm -rf "$WORK"
 }

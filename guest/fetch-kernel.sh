@@ -1,8 +1,9 @@
 #!/bin/sh
 # Fetches Debian's cloud kernel for the demo guest: resolves the package
 # through the linux-image-cloud-amd64 metapackage (so version bumps need no
-# edit), keeps the .deb in OUT/cache, and unpacks the kernel and the eight
-# virtio-net modules into OUT/kernel. Prints the kernel release.
+# edit), keeps the .deb in OUT/cache, and unpacks the kernel (vmlinuz, and
+# vmlinux for qemu's PVH boot) and the eight virtio-net modules into
+# OUT/kernel. Prints the kernel release.
 # Usage: guest/fetch-kernel.sh OUT_DIR
 set -eu
 
@@ -34,6 +35,13 @@ resolve_deb() {
         grep .
 }
 
+# download DIR PACKAGE: apt-get download into DIR. apt's _apt user may not
+# write there: apt then downloads as root and warns; that is expected.
+download() {
+    echo "fetch-kernel: downloading $2" >&2
+    (cd "$1" && apt-get download -q "$2" >/dev/null 2>&1)
+}
+
 # fetch_deb CACHE: makes sure the current kernel .deb is in CACHE and prints
 # its path. The resolution is remembered for a day (CACHE/resolved) so that
 # a rebuild with nothing to do stays fast; GUEST_KERNEL_REFRESH=1 asks apt
@@ -47,14 +55,17 @@ fetch_deb() {
         [ -s "$cache/$deb" ] || deb=
     fi
     if [ -z "$deb" ] && deb=$(resolve_deb); then
-        if [ ! -s "$cache/$deb" ]; then
-            echo "fetch-kernel: downloading ${deb%%_*}" >&2
-            # apt's _apt user may not write into the build dir: apt then
-            # downloads as root and warns; the warning is expected
-            (cd "$cache" && apt-get download -q "${deb%%_*}" >/dev/null 2>&1) ||
-                die "apt-get download ${deb%%_*} failed (no network? run guest/deps.sh)"
-            [ -s "$cache/$deb" ] || die "apt-get download wrote no $deb"
+        if [ ! -s "$cache/$deb" ] && ! download "$cache" "${deb%%_*}"; then
+            # lists older than the mirror name a .deb it no longer has
+            [ "$(id -u)" = 0 ] ||
+                die "apt-get download ${deb%%_*} failed (stale lists? run apt-get update as root)"
+            echo "fetch-kernel: download failed; apt-get update, then again" >&2
+            apt-get update -qq || die "apt-get update failed (no network?)"
+            deb=$(resolve_deb) || die "apt knows no linux-image-cloud-amd64 after apt-get update"
+            download "$cache" "${deb%%_*}" ||
+                die "apt-get download ${deb%%_*} failed (no network?)"
         fi
+        [ -s "$cache/$deb" ] || die "apt-get download wrote no $deb"
         echo "$deb" >"$memo"
     fi
     if [ -n "$deb" ]; then
@@ -97,7 +108,7 @@ extract_vmlinux() {
     want=$(tail -c 4 "$payload" | od -An -t u4 | tr -d ' ')
     rm -f "$payload"
     if [ "$(head -c 4 "$2" | tr -d '\177')" = ELF ] &&
-        [ "$(wc -c <"$2")" -eq "$want" ]; then
+        [ "$(wc -c <"$2")" -eq "${want:-0}" ]; then
         return 0
     fi
     rm -f "$2"
