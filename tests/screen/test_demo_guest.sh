@@ -3,7 +3,8 @@
 # guest, shows its boot on the status line and adds it as a column; the
 # column reports the guest's kernel release and 1 CPU; the null-syscall,
 # pipe-latency and fork workloads run on host and guest by key, and each
-# guest/host ratio is above 1; after q no qemu of ours remains.
+# guest/host ratio is above 1; after q no qemu of ours remains, nor after
+# parallax is killed outright (SIGKILL: no handler runs).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
@@ -66,4 +67,16 @@ tm send-keys -t t q
 wait_for 20 has '^EXIT=0$' || { screen; fail "q did not exit 0"; }
 gone() { [ "$(ours)" -le "$before" ]; }
 wait_for 10 gone || fail "a qemu of ours outlived parallax"
+echo "ok: no qemu left after q"
+
+log=$(mktemp)
+"$bin" --text -t 1 --demo-guest >/dev/null 2>"$log" &
+pid=$!
+wait_for 90 grep -q 'demo guest up' "$log" || { cat "$log"; fail "no boot"; }
+[ "$(ours)" -gt "$before" ] || fail "no qemu while the guest is up"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null # (bash reports the kill otherwise)
+wait_for 15 gone || fail "a qemu of ours outlived a killed parallax"
+rm -f "$log"
+echo "ok: no qemu left after SIGKILL"
 echo "all demo guest checks passed"
