@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "pmda/control.h"
-#include "pmda/probe.h"
+#include "workloads/clock_probe.h"
 #include "pmda/runs.h"
 #include "pmda/syscount.h"
 

@@ -1,7 +1,7 @@
 /* The probe child: clean process state (dies with the agent, default
  * signals, no inherited descriptors), one relative sleep, one spin on the
  * monotonic clock, then the figures down a pipe in a single write. */
-#include "pmda/probe.h"
+#include "workloads/clock_probe.h"
 
 #include <errno.h>
 #include <fcntl.h>

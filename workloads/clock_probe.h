@@ -1,11 +1,12 @@
-/* Clock probes run in the guest, in a short-lived child process so the
- * agent never stops answering pmcd: how far a short sleep overshoots, and
- * how much CPU time a CPU-bound spin is billed against the wall time it
- * took. Both by the guest's own clocks; the host compares. No PCP here.
+/* Clock probes, in a short-lived child process so the caller (pmdaparallax
+ * in a guest, or parallax on the host) never stops answering: how far a
+ * short sleep overshoots, and how much CPU time a CPU-bound spin is billed
+ * against the wall time it took. Both by the prober's own clocks; the host
+ * compares. The same code on both sides. No PCP here.
  *
  * Cost of one probe: PROBE_SLEEP_S asleep, then PROBE_SPIN_S of one CPU. */
-#ifndef PARALLAX_PMDA_PROBE_H
-#define PARALLAX_PMDA_PROBE_H
+#ifndef PARALLAX_CLOCK_PROBE_H
+#define PARALLAX_CLOCK_PROBE_H
 
 #include <stdbool.h>
 #include <stddef.h>
