@@ -13,9 +13,11 @@
 # own PID over the window) and peak RSS (VmHWM just before it is stopped),
 # then parallax/htop for each size against the targets of DESIGN.md:
 # CPU under 1/5 of htop's, peak RSS at or below htop's. The table also goes
-# to bench/out/bench-<timestamp>.txt. Exit: 0 measured, 1 a target missed
-# with BENCH_STRICT=1, 2 could not measure. CPU time comes in whole clock
-# ticks (10 ms), so windows much shorter than 60 s are for trying it out.
+# to bench/out/bench-<timestamp>.txt; then bench/stalled.sh appends the case
+# of a guest that never answers (key-to-redraw latency, see there). Exit: 0
+# measured, 1 a target missed with BENCH_STRICT=1, 2 could not measure. CPU
+# time comes in whole clock ticks (10 ms), so windows much shorter than 60 s
+# are for trying it out.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -286,6 +288,10 @@ report() {
     } >"$out"
     cat "$out"
     echo "bench: written to bench/out/${out##*/}" >&2
+    local rc=0
+    "$here/stalled.sh" "$build" "$out" || rc=$?
+    [ "$rc" = 0 ] || [ "$rc" = 1 ] || exit "$rc"
+    [ "$rc" = 0 ] || missed=1
     if [ "$missed" = 1 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then exit 1; fi
 }
 

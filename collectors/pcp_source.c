@@ -27,7 +27,7 @@ static const char *const info_names[INFO_COUNT] = {
 
 struct pcp_state {
     int ctx;
-    pmID pmids[NPMID + PJ_COUNT]; /* the table, then pmdaparallax's */
+    pmID pmids[NPMID + PMDA_NMETRICS]; /* the table, then pmdaparallax's */
     pmDesc desc[NPMID];
     bool known[NPMID]; /* the source has this metric */
     int inst[NPMID];   /* instance to pick, PM_IN_NULL for singular */
@@ -46,6 +46,9 @@ static void pcp_name(int id, char *buf, size_t n)
         snprintf(buf, n, "%s", d->pcp);
 }
 
+/* Exported by libpcp but declared only in its internal headers. */
+double __pmRequestTimeout(void);
+
 /* Reads PCP's configuration (libpcp exports it with setenv) and registers
  * the derived metrics, once, before any thread exists. */
 static void pcp_global_init(void)
@@ -59,6 +62,9 @@ static void pcp_global_init(void)
      * PCP's defaults (5 s to connect, 10 s per request) */
     setenv("PMCD_CONNECT_TIMEOUT", "3", 0);
     setenv("PMCD_REQUEST_TIMEOUT", "4", 0);
+    /* libpcp reads the request timeout only when asked, and uses its 10 s
+     * default for a first connection until then: ask now */
+    __pmRequestTimeout();
     for (int id = 0; id < METRIC_COUNT; id++) {
         if (!strchr(metric_descs[id].pcp, ' '))
             continue;
@@ -249,7 +255,8 @@ static int pcp_fetch(void *state, struct sample *out)
     pmResult *rp = NULL;
     pmUseContext(st->ctx);
     out->t_before = mono_now();
-    int sts = pmFetch(NPMID + (st->pj.known ? PJ_COUNT : 0), st->pmids, &rp);
+    int sts =
+        pmFetch(NPMID + (st->pj.known ? PMDA_NMETRICS : 0), st->pmids, &rp);
     out->t_after = mono_now();
     if (sts < 0) {
         fmt_err(out->error, sizeof(out->error), "fetch", sts);
@@ -267,7 +274,7 @@ static int pcp_fetch(void *state, struct sample *out)
         else
             store_info(i - METRIC_COUNT, &st->desc[i], vs, &out->info);
     }
-    if (st->pj.known && rp->numpmid == NPMID + PJ_COUNT)
+    if (st->pj.known && rp->numpmid == NPMID + PMDA_NMETRICS)
         pmda_jobs_decode(&st->pj, rp->vset + NPMID, out);
     pmFreeResult(rp);
     return 0;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[PJ_COUNT] = {
+static const char *const names[PMDA_NMETRICS] = {
     [PJ_STATE] = "parallax.workload.state_code",
     [PJ_RUNS] = "parallax.workload.runs",
     [PJ_FIGURE] = "parallax.workload.figure",
@@ -19,6 +19,11 @@ static const char *const names[PJ_COUNT] = {
     [PJ_CI_LO] = "parallax.workload.stats.ci95_lo",
     [PJ_CI_HI] = "parallax.workload.stats.ci95_hi",
     [PJ_ERROR] = "parallax.workload.error",
+    [PJ_COUNT + PC_PROBES] = "parallax.clock.probes",
+    [PJ_COUNT + PC_SLEEP_REQ] = "parallax.clock.sleep.requested",
+    [PJ_COUNT + PC_SLEEP_TOOK] = "parallax.clock.sleep.measured",
+    [PJ_COUNT + PC_SPIN_WALL] = "parallax.clock.cpu.wall",
+    [PJ_COUNT + PC_SPIN_CPU] = "parallax.clock.cpu.billed",
 };
 
 static void learn_instances(struct pmda_jobs *pj)
@@ -39,9 +44,10 @@ static void learn_instances(struct pmda_jobs *pj)
 bool pmda_jobs_lookup(struct pmda_jobs *pj)
 {
     pj->known = false;
-    if (pmLookupName(PJ_COUNT, (const char **)names, pj->id) != PJ_COUNT)
+    if (pmLookupName(PMDA_NMETRICS, (const char **)names, pj->id) !=
+        PMDA_NMETRICS)
         return false;
-    for (int i = 0; i < PJ_COUNT; i++)
+    for (int i = 0; i < PMDA_NMETRICS; i++)
         if (pmLookupDesc(pj->id[i], &pj->desc[i]) < 0)
             return false;
     learn_instances(pj);
@@ -81,9 +87,31 @@ static double num(struct pmda_jobs *pj, pmValueSet *const *vs, int m, int inst)
     return a.d;
 }
 
+/* The clock probe's singular values, in the units help gives (s). */
+static void decode_probe(struct pmda_jobs *pj, pmValueSet *const *vs,
+                         struct sample *out)
+{
+    double v[PC_COUNT];
+    for (int i = 0; i < PC_COUNT; i++) {
+        pmAtomValue a;
+        const pmValueSet *s = vs[PJ_COUNT + i];
+        v[i] = s->numval > 0 && pmExtractValue(s->valfmt, &s->vlist[0],
+                                               pj->desc[PJ_COUNT + i].type, &a,
+                                               PM_TYPE_DOUBLE) >= 0
+                   ? a.d
+                   : NAN;
+    }
+    out->probe.count = isfinite(v[PC_PROBES]) ? (unsigned long)v[PC_PROBES] : 0;
+    out->probe.sleep_req = v[PC_SLEEP_REQ];
+    out->probe.sleep_took = v[PC_SLEEP_TOOK];
+    out->probe.spin_wall = v[PC_SPIN_WALL];
+    out->probe.spin_cpu = v[PC_SPIN_CPU];
+}
+
 void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
                       struct sample *out)
 {
+    decode_probe(pj, vs, out);
     out->njobs = 0;
     const pmValueSet *states = vs[PJ_STATE];
     for (int j = 0; j < states->numval && out->njobs < SAMPLE_MAX_JOBS; j++) {

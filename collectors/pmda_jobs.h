@@ -23,10 +23,23 @@ enum pmda_job_metric {
     PJ_COUNT
 };
 
+/* parallax.clock.*: fetched once per sample, no instances */
+enum pmda_clock_metric {
+    PC_PROBES,
+    PC_SLEEP_REQ,
+    PC_SLEEP_TOOK,
+    PC_SPIN_WALL,
+    PC_SPIN_CPU,
+    PC_COUNT
+};
+
+/* Everything fetched from the agent: PJ_COUNT, then PC_COUNT metrics. */
+#define PMDA_NMETRICS (PJ_COUNT + PC_COUNT)
+
 struct pmda_jobs {
     bool known; /* the agent answers */
-    pmID id[PJ_COUNT];
-    pmDesc desc[PJ_COUNT];
+    pmID id[PMDA_NMETRICS];
+    pmDesc desc[PMDA_NMETRICS];
     int ninst;
     int inst[SAMPLE_MAX_JOBS];      /* instance ids ... */
     char name[SAMPLE_MAX_JOBS][32]; /* ... and their names */
@@ -36,7 +49,8 @@ struct pmda_jobs {
  * (pj->known false) when the agent does not answer there. */
 bool pmda_jobs_lookup(struct pmda_jobs *pj);
 
-/* Decodes the value sets vs[0..PJ_COUNT) of a fetch of pj->id into out. */
+/* Decodes the value sets vs[0..PMDA_NMETRICS) of a fetch of pj->id into
+ * out (the workloads and the clock probe). */
 void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
                       struct sample *out);
 

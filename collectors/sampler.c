@@ -68,6 +68,15 @@ static bool sleep_until(struct sampler *s, double until)
     return stop;
 }
 
+/* The host's realtime clock at host monotonic time `mono` (just past). */
+static double realtime_at(double mono)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double real = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return real - (mono_now() - mono);
+}
+
 /* Makes the queued stores; their outcomes go into smp. */
 static void do_stores(struct sampler *s, const struct backend *be, void *state,
                       struct sample *smp)
@@ -141,6 +150,7 @@ static void *sampler_main(void *arg)
         if (be) {
             cur->backend = be->name;
             cur->ok = be->fetch(state, cur) == 0;
+            cur->t_real = realtime_at(sample_midpoint(cur));
             if (cur->ok) {
                 retry = RETRY_MIN;
             } else { /* reopen on the next round */

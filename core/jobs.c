@@ -328,6 +328,14 @@ bool jobs_update(struct jobs *j, const struct session *s)
     return changed;
 }
 
+bool jobs_host_busy(const struct jobs *j)
+{
+    for (int w = 0; w < j->nwl; w++)
+        if (j->host_run[w])
+            return true;
+    return false;
+}
+
 bool jobs_running(const struct jobs *j, int w)
 {
     for (int i = 0; i < j->nwl; i++) {

@@ -75,6 +75,9 @@ bool jobs_update(struct jobs *j, const struct session *s);
 /* True while w runs (or stops) on any source; with w < 0, any workload. */
 bool jobs_running(const struct jobs *j, int w);
 
+/* True while a workload runs on this host. */
+bool jobs_host_busy(const struct jobs *j);
+
 /* The cell of workload w on source src (a blank one if never touched). */
 const struct job_cell *jobs_cell(const struct jobs *j, int src, int w);
 

@@ -87,6 +87,8 @@ void model_update(struct source_model *m, const struct sample *s)
         m->value[i] = figure(m, s, i);
         history_push(&m->hist[i], m->value[i]);
     }
+    if (s->probe.count)
+        m->probe = s->probe;
     m->njobs = s->njobs;
     memcpy(m->job, s->job, sizeof(s->job[0]) * (size_t)s->njobs);
     m->prev = *s; /* a few KB, once per sample and source */

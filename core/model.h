@@ -32,6 +32,7 @@ struct source_model {
     struct sample prev;    /* last good sample, the base for rates */
     bool have_prev;
     double value[METRIC_COUNT]; /* shown figures, NaN = n/a */
+    struct probe_sample probe;  /* the newest clock probe, by its clocks */
     int njobs;                  /* the guest's workloads (pmdaparallax) */
     struct pmda_job job[SAMPLE_MAX_JOBS];
     unsigned stores_seen; /* store results folded in so far */

@@ -34,6 +34,14 @@ struct pmda_job {
     char error[96];
 };
 
+/* The newest clock probe of a source (pmdaparallax's parallax.clock.*, or
+ * the host's own probe), by the source's own clocks, in seconds. */
+struct probe_sample {
+    unsigned long count; /* probes taken; 0: none yet */
+    double sleep_req, sleep_took;
+    double spin_wall, spin_cpu;
+};
+
 /* The outcome of a store a sampler made for the main loop. */
 struct store_result {
     unsigned id;   /* as returned by sampler_store */
@@ -45,6 +53,7 @@ struct sample {
     double t_before; /* host CLOCK_MONOTONIC seconds before the request */
     double t_after;  /* ... and after it */
     double t_source; /* the source's own timestamp (epoch s), NaN if none */
+    double t_real;   /* host CLOCK_REALTIME at the midpoint (epoch s) */
     bool ok;         /* false: the fetch failed, see error */
     char error[160];
     double retry_at;     /* failed: host monotonic time of the next try */
@@ -54,6 +63,7 @@ struct sample {
     uint64_t count[METRIC_COUNT]; /* counters (metric_is_counter) */
     uint8_t width[METRIC_COUNT];  /* counter width in bits (32 or 64) */
     double value[METRIC_COUNT];   /* instant values */
+    struct probe_sample probe;    /* pmdaparallax's clock probe */
     int njobs; /* pmdaparallax's workloads, when it answers */
     struct pmda_job job[SAMPLE_MAX_JOBS];
     int nstores; /* stores done since the previous sample */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/demo_guest.h"
+#include "core/host_probe.h"
 #include "core/jobs.h"
 #include "core/session.h"
 #include "tui/colors.h"
@@ -135,6 +136,11 @@ static void curses_start(void)
     set_escdelay(25);
     typeahead(-1); /* one write per refresh instead of polling stdin */
     colors_init();
+    /* ncurses 6.4 writes once per cursor move until the first endwin/refresh
+     * cycle; one cycle here makes each later refresh a single write */
+    refresh();
+    endwin();
+    refresh();
 }
 
 static void curses_end(void)
@@ -150,6 +156,7 @@ static struct table_panel table;
 static struct jobs jobs;
 static struct prompt prompt;
 static struct demo_guest demo;
+static struct host_probe probe;
 
 /* Follows the demo guest's boot on the status line; adds it as a source
  * once its pmcd answers. True when the screen should be redrawn. */
@@ -226,12 +233,13 @@ static bool handle_keys(struct session *s, bool *redraw)
 /* Runs until q (returns 0) or a termination signal (returns it). */
 static int main_loop(struct session *s, bool utf8)
 {
-    struct pollfd pfd[5] = {
+    struct pollfd pfd[6] = {
         {.fd = STDIN_FILENO, .events = POLLIN},
         {.fd = session_fd(s), .events = POLLIN},
         {.fd = sig_pipe[0], .events = POLLIN},
         {.events = POLLIN}, /* the demo guest's boot.sh, while it talks */
         {.events = POLLIN},
+        {.events = POLLIN}, /* the host's clock probe, while it runs */
     };
     screen_draw(s, &jobs, &table, prompt.active ? &prompt : NULL, utf8);
     for (;;) {
@@ -243,7 +251,8 @@ static int main_loop(struct session *s, bool utf8)
             timeout = 250; /* runs report progress and end between samples */
         pfd[3].fd = demo.out_fd > 0 ? demo.out_fd : -1;
         pfd[4].fd = demo.err_fd > 0 ? demo.err_fd : -1;
-        int n = poll(pfd, 5, timeout);
+        pfd[5].fd = host_probe_fd(&probe);
+        int n = poll(pfd, 6, timeout);
         if (n < 0 && errno != EINTR)
             return 0;
         char sig;
@@ -257,6 +266,8 @@ static int main_loop(struct session *s, bool utf8)
         if (jobs_update(&jobs, s))
             redraw = true;
         if (demo_step(s))
+            redraw = true;
+        if (host_probe_step(&probe, &s->model[0], jobs_host_busy(&jobs)))
             redraw = true;
         if (redraw)
             screen_draw(s, &jobs, &table, prompt.active ? &prompt : NULL, utf8);
@@ -284,6 +295,7 @@ int tui_run(const struct options *o)
         return 1;
     }
     jobs_init(&jobs);
+    host_probe_init(&probe);
     if (o->demo_guest &&
         demo_guest_start(&demo, o->demo_variants, err, sizeof(err)) < 0) {
         dprintf(real_stderr, "parallax: %s\n", err);
@@ -295,6 +307,7 @@ int tui_run(const struct options *o)
     int sig = main_loop(&s, utf8);
     curses_end();
     jobs_free(&jobs); /* stops and reaps every workload */
+    host_probe_stop(&probe);
     if (demo.state != DEMO_OFF)
         dprintf(real_stderr, "parallax: stopping the demo guest\n");
     demo_guest_stop(&demo); /* boot.sh stops qemu */

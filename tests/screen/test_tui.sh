@@ -12,7 +12,8 @@ bin=$(cd "$(dirname "$0")/../.." && pwd)/${PARALLAX_BUILD:-build}/parallax
 
 sock=parallax-test-$$
 tm() { tmux -L "$sock" "$@"; }
-trap 'tm kill-server 2>/dev/null' EXIT
+# tmux 3.3 leaves its socket file behind
+trap 'tm kill-server 2>/dev/null; rm -f "/tmp/tmux-$(id -u)/$sock"' EXIT
 screen() { tm capture-pane -p -J -t t; }
 has() { screen | grep -qE "$1"; }
 size() { tm resize-window -t t -x "$1" -y "$2"; }
