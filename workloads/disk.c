@@ -17,6 +17,7 @@
  * size_mb = 2 x RAM for bonnie++'s device-bound figures. */
 #include "workloads/workload.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -40,7 +41,7 @@ enum { P_SIZE_MB, P_FILES, P_CHAR_IO, P_SEEKERS, P_PLACEMENT, P_CPU };
 #define SEEKS    8192 /* bonnie++'s number of random seeks */
 #define BIGFILE  "disk-data"
 #define FILEDIR  "disk-files"
-#define NAME_LEN 24
+#define NAME_LEN 24 /* 10 digits, up to 12 letters, NUL */
 
 struct disk {
     struct wl_ctx *ctx;
@@ -304,29 +305,55 @@ static int seeks(struct disk *d)
 
 enum file_op { F_CREATE, F_STAT, F_DELETE };
 
-/* Applies op to every file, in `order`. 0, 1 or -1. */
-static int file_pass(struct disk *d, int dfd, char (*names)[NAME_LEN],
-                     const int *order, int n, enum file_op op)
+static int file_op(int dfd, const char *name, enum file_op op)
 {
     struct stat st;
+    if (op == F_STAT)
+        return fstatat(dfd, name, &st, 0);
+    if (op == F_DELETE)
+        return unlinkat(dfd, name, 0);
+    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    return fd < 0 ? -1 : close(fd);
+}
+
+/* Applies op to the n files in `order` (NULL: creation order). 0, 1 or
+ * -1. */
+static int pass_names(struct disk *d, int dfd, char (*names)[NAME_LEN],
+                      const int *order, int n, enum file_op op)
+{
     for (int i = 0; i < n; i++) {
-        const char *name = names[order ? order[i] : i];
-        int ok;
-        if (op == F_CREATE) {
-            int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                            0600);
-            ok = fd >= 0 && close(fd) == 0;
-        } else if (op == F_STAT) {
-            ok = fstatat(dfd, name, &st, 0) == 0;
-        } else {
-            ok = unlinkat(dfd, name, 0) == 0;
-        }
-        if (!ok)
+        if (file_op(dfd, names[order ? order[i] : i], op) < 0)
             return -1;
         if (tick(d))
             return 1;
     }
     return 0;
+}
+
+/* Applies op to the n files as the directory lists them, reading it as it
+ * goes: bonnie++'s sequential stat and delete. 0, 1 or -1. */
+static int pass_dir(struct disk *d, int dfd, int n, enum file_op op)
+{
+    int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+    if (!dir) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    int rc = 0, seen = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(dir))) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (file_op(dfd, e->d_name, op) < 0)
+            rc = -1;
+        else if (tick(d))
+            rc = 1;
+        seen++;
+    }
+    closedir(dir);
+    return rc == 0 && seen != n ? -1 : rc;
 }
 
 static void shuffle(int *v, int n, uint64_t *rng)
@@ -341,8 +368,23 @@ static void shuffle(int *v, int n, uint64_t *rng)
     }
 }
 
-/* Sequential then random create, stat, delete; names as bonnie++'s: a
- * 7-digit sequence number and a few random letters. */
+/* Names as bonnie++'s: a 10-digit sequence number and up to 12 random
+ * letters and digits. */
+static void make_names(char (*names)[NAME_LEN], int n, uint64_t *rng)
+{
+    static const char alnum[] = "0123456789abcdefghijklmnopqrstuvwxyz"
+                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for (int i = 0; i < n; i++) {
+        int len = snprintf(names[i], NAME_LEN, "%010d", i);
+        for (int k = (int)(rnd(rng) % 13); k > 0; k--)
+            names[i][len++] = alnum[rnd(rng) % (sizeof(alnum) - 1)];
+    }
+}
+
+/* Sequential create (in name order), stat and delete (in directory
+ * order), then random create, stat and delete (each in its own shuffled
+ * order). The file system is synced before each phase, untimed, as
+ * bonnie++ does. */
 static int files(struct disk *d)
 {
     static const char *const what[2][3] = {
@@ -356,18 +398,18 @@ static int files(struct disk *d)
         (dfd = openat(d->dirfd, FILEDIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) <
             0)
         goto out;
-    for (int i = 0; i < n; i++) {
-        int len = snprintf(names[i], NAME_LEN, "%07d", i);
-        for (int k = (int)(rnd(&d->rng) % 13); k > 0; k--)
-            names[i][len++] = (char)('a' + rnd(&d->rng) % 26);
-    }
+    make_names(names, n, &d->rng);
     rc = 0;
     for (int pass = 0; pass < 2 && rc == 0; pass++)
         for (int op = F_CREATE; op <= F_DELETE && rc == 0; op++) {
             if (pass == 1)
                 shuffle(order, n, &d->rng);
+            syncfs(dfd);
             phase_start(d);
-            rc = file_pass(d, dfd, names, pass ? order : NULL, n, op);
+            if (pass == 0 && op != F_CREATE)
+                rc = pass_dir(d, dfd, n, op);
+            else
+                rc = pass_names(d, dfd, names, pass ? order : NULL, n, op);
             if (rc == 0)
                 phase_end(d, what[pass][op], "files/s", n);
         }

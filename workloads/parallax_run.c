@@ -58,8 +58,9 @@ static void list_catalogue(void)
                better_name(w->better), w->desc);
         for (int k = 0; k < params_count(w); k++) {
             const struct wl_param *p = &w->params[k];
-            printf("%22s%s=%g  (%g..%g%s) %s\n", "", p->name, p->def, p->min,
-                   p->max, p->integer ? ", whole" : "", p->help ? p->help : "");
+            printf("%22s%s=%.10g  (%.10g..%.10g%s) %s\n", "", p->name, p->def,
+                   p->min, p->max, p->integer ? ", whole" : "",
+                   p->help ? p->help : "");
         }
     }
     printf("\n%-20s %s\n", "SUITE", "WORKLOADS");

@@ -4,15 +4,15 @@
 #include <string.h>
 
 /* system calls (syscall.c) */
-extern const struct workload wl_syscall_null, wl_syscall_read,
-    wl_syscall_write, wl_syscall_stat, wl_syscall_fstat, wl_syscall_open;
+extern const struct workload wl_syscall_null, wl_syscall_read, wl_syscall_write,
+    wl_syscall_stat, wl_syscall_fstat, wl_syscall_open;
 /* lmbench-style latencies */
 extern const struct workload wl_pipe_lat, wl_ctx_switch, wl_unix_lat,
     wl_tcp_lat, wl_fork_exit, wl_fork_exec, wl_fork_sh, wl_prot_fault,
     wl_page_fault;
 /* UnixBench-style throughputs, CPU, crypto, disk, time, scheduler */
-extern const struct workload wl_pipe_tput, wl_execl, wl_fcopy, wl_dhry,
-    wl_whet, wl_rsa_sign, wl_rsa_verify, wl_disk, wl_sleep, wl_sched;
+extern const struct workload wl_pipe_tput, wl_execl, wl_fcopy, wl_dhry, wl_whet,
+    wl_rsa_sign, wl_rsa_verify, wl_disk, wl_sleep, wl_sched;
 
 const struct workload *const workload_registry[] = {
     /* system calls */

@@ -10,6 +10,7 @@
  *   when final: read wl_run_result(r, i); wl_run_free(r);
  * A CLI calls wl_run_wait instead of polling.
  *
+ * A run belongs to the thread that started it (no locking inside).
  * The caller must not reap children it did not start (no waitpid(-1), no
  * SIGCHLD set to SIG_IGN), and must start a run from a thread that
  * outlives it: PR_SET_PDEATHSIG fires when the forking thread ends.

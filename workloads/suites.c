@@ -34,15 +34,23 @@ static const char *const lmbench[] = {
     "syscall-fstat",
     "syscall-open",
     /* lmbench-style latencies */
+    "pipe-lat",
+    "ctx",
+    "unix-lat",
+    "tcp-lat",
+    "fork-exit",
+    "fork-exec",
+    "fork-sh",
+    "prot-fault",
+    "page-fault",
     NULL,
 };
 
 /* what UnixBench's index tests (and bonnie, openssl speed) measure */
 static const char *const unixbench[] = {
     /* UnixBench-style throughputs, CPU, crypto, disk, time, scheduler */
-    "dhry", "whet", "execl", "fcopy", "pipe-tput", "rsa-sign", "rsa-verify",
-    "disk", "sleep", "sched",
-    NULL,
+    "dhry",       "whet", "execl", "fcopy", "pipe-tput", "rsa-sign",
+    "rsa-verify", "disk", "sleep", "sched", NULL,
 };
 
 static const struct wl_suite suite_syscalls = {
