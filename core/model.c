@@ -19,6 +19,7 @@ void model_init(struct source_model *m, const char *name, const char *target)
     snprintf(m->name, sizeof(m->name), "%s", name);
     snprintf(m->target, sizeof(m->target), "%s", target ? target : "");
     m->state = SRC_CONNECTING;
+    clock_model_init(&m->clock);
     for (int i = 0; i < METRIC_COUNT; i++)
         m->value[i] = NAN;
 }
@@ -89,6 +90,9 @@ void model_update(struct source_model *m, const struct sample *s)
     }
     if (s->probe.count)
         m->probe = s->probe;
+    if (isfinite(s->t_source) && isfinite(s->t_real))
+        clock_model_add(&m->clock, s->t_before, s->t_after, s->t_real,
+                        s->t_source);
     m->njobs = s->njobs;
     memcpy(m->job, s->job, sizeof(s->job[0]) * (size_t)s->njobs);
     m->prev = *s; /* a few KB, once per sample and source */

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "core/clock_model.h"
 #include "core/history.h"
 #include "core/metrics.h"
 #include "core/sample.h"
@@ -33,6 +34,7 @@ struct source_model {
     bool have_prev;
     double value[METRIC_COUNT]; /* shown figures, NaN = n/a */
     struct probe_sample probe;  /* the newest clock probe, by its clocks */
+    struct clock_model clock;   /* its clock against the host's */
     int njobs;                  /* the guest's workloads (pmdaparallax) */
     struct pmda_job job[SAMPLE_MAX_JOBS];
     unsigned stores_seen; /* store results folded in so far */

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "core/demo_guest.h"
+#include "core/host_probe.h"
 #include "core/session.h"
 #include "core/text_view.h"
 
@@ -35,13 +36,17 @@ static double mono(void)
 
 /* Waits up to `timeout` seconds (< 0: for ever) for samples and folds them
  * in. False when interrupted by a stop request. */
+static struct host_probe probe;
+
 static bool wait_samples(struct session *s, double timeout)
 {
-    struct pollfd pfd = {.fd = session_fd(s), .events = POLLIN};
+    struct pollfd pfd[2] = {{.fd = session_fd(s), .events = POLLIN},
+                            {.fd = host_probe_fd(&probe), .events = POLLIN}};
     int ms = timeout < 0 ? -1 : (int)ceil(timeout * 1000);
-    if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
+    if (poll(pfd, 2, ms) < 0 && errno != EINTR)
         return false;
     session_update(s);
+    host_probe_step(&probe, &s->model[0], false);
     return !stop_requested;
 }
 
@@ -112,6 +117,8 @@ int text_mode_run(const struct options *o)
         session_close(&s);
         return 1;
     }
+    host_probe_init(&probe);
+    host_probe_step(&probe, &s.model[0], false);
     long printed = 0;
     double first_deadline = mono() + FIRST_ANSWER_WAIT;
     double grace = fmin(0.25 * o->interval, 0.5);
@@ -135,6 +142,7 @@ int text_mode_run(const struct options *o)
         text_view_print(stdout, s.model, s.nsrc, s.interval, utf8);
         printed++;
     }
+    host_probe_stop(&probe);
     demo_guest_stop(&demo);
     session_close(&s);
     return 0;

@@ -63,6 +63,28 @@ static void print_metric(FILE *f, const struct source_model *srcs,
     fputc('\n', f);
 }
 
+static void print_time(FILE *f, const struct source_model *srcs,
+                       const struct view_col *cols, int ncol, int row,
+                       bool utf8)
+{
+    fprintf(f, "%-*s", VIEW_LABEL_W, time_row_labels[row]);
+    for (int c = 0; c < ncol; c++) {
+        char val[32], detail[64];
+        int src = cols[c].src;
+        if (cols[c].kind == VC_RATIO) {
+            view_ratio_text(view_time_ratio(&srcs[src], &srcs[0], row), val,
+                            sizeof(val));
+            fputs(val, f);
+            continue;
+        }
+        view_time_cell(&srcs[src], src == 0, row, val, sizeof(val), detail,
+                       sizeof(detail), utf8);
+        /* the detail takes the sparkline's cells (+-/± is one or two) */
+        fprintf(f, "%s %-*.*s   ", val, VIEW_SPARK_W, VIEW_SPARK_W, detail);
+    }
+    fputc('\n', f);
+}
+
 void text_view_print(FILE *f, const struct source_model *srcs, int nsrc,
                      double interval, bool utf8)
 {
@@ -77,6 +99,9 @@ void text_view_print(FILE *f, const struct source_model *srcs, int nsrc,
     print_headers(f, srcs, cols, ncol, interval, utf8);
     for (int id = 0; id < METRIC_COUNT; id++)
         print_metric(f, srcs, cols, ncol, id, utf8);
+    fprintf(f, "-- time --\n");
+    for (int row = 0; row < TIME_ROW_COUNT; row++)
+        print_time(f, srcs, cols, ncol, row, utf8);
     fputc('\n', f);
     fflush(f);
 }

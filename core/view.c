@@ -172,3 +172,77 @@ double view_job_index(const struct jobs *j, int guest)
         r[w] = view_job_ratio(j, guest, w);
     return ratio_geomean(r, j->nwl);
 }
+
+const char *const time_row_labels[TIME_ROW_COUNT] = {
+#define TIME_LABEL(id, label) [id] = label,
+    TIME_ROWS(TIME_LABEL)
+#undef TIME_LABEL
+};
+
+#define BILLED_LO 0.95 /* CPU billed/wall outside this band is flagged */
+#define BILLED_HI 1.05
+
+static double billed_ratio(const struct source_model *m)
+{
+    const struct probe_sample *p = &m->probe;
+    if (!p->count || !(p->spin_wall > 0))
+        return NAN;
+    return p->spin_cpu / p->spin_wall;
+}
+
+void view_time_cell(const struct source_model *m, bool is_host, int row,
+                    char *val, size_t vn, char *detail, size_t dn, bool utf8)
+{
+    const char *pm = utf8 ? "\u00b1" : "+-";
+    struct clock_fit f;
+    clock_model_fit(&m->clock, &f);
+    char raw[32] = "n/a";
+    detail[0] = '\0';
+    switch (row) {
+    case TR_OFFSET:
+        if (is_host)
+            snprintf(raw, sizeof(raw), "-");
+        else if (f.ok) {
+            snprintf(raw, sizeof(raw), "%+.1fms", f.offset * 1e3);
+            snprintf(detail, dn, "%s%.1fms", pm, f.offset_err * 1e3);
+        } else if (m->state == SRC_LIVE)
+            snprintf(detail, dn, "fitting");
+        break;
+    case TR_DRIFT:
+        if (is_host)
+            snprintf(raw, sizeof(raw), "-");
+        else if (f.ok) {
+            snprintf(raw, sizeof(raw), "%+.0f", f.drift_ppm);
+            snprintf(detail, dn, "%s%.0f ppm", pm, f.drift_err_ppm);
+        }
+        break;
+    case TR_SLEEP:
+        if (m->probe.count) {
+            snprintf(raw, sizeof(raw), "%.2fms", m->probe.sleep_took * 1e3);
+            double host = clock_model_host_duration(&f, m->probe.sleep_took);
+            if (!is_host && isfinite(host))
+                snprintf(detail, dn, "host saw %.2fms", host * 1e3);
+        }
+        break;
+    case TR_BILLED: {
+        double r = billed_ratio(m);
+        if (isfinite(r)) {
+            snprintf(raw, sizeof(raw), "%.2f", r);
+            if (r < BILLED_LO || r > BILLED_HI)
+                snprintf(detail, dn, "off: not %.2f-%.2f", BILLED_LO,
+                         BILLED_HI);
+        }
+        break;
+    }
+    }
+    snprintf(val, vn, "%*s", VIEW_VALUE_W, raw);
+}
+
+double view_time_ratio(const struct source_model *guest,
+                       const struct source_model *host, int row)
+{
+    if (row != TR_SLEEP || !guest->probe.count || !host->probe.count)
+        return NAN;
+    return ratio_oriented(guest->probe.sleep_took, host->probe.sleep_took,
+                          RO_HIGHER_WORSE);
+}

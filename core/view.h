@@ -51,6 +51,33 @@ void view_ratio_text(double r, char *buf, size_t n);
 
 #endif
 
+/* The Time rows: how far each source's time can be trusted. */
+#define TIME_ROWS(X)                                                           \
+    X(TR_OFFSET, "clock offset")                                               \
+    X(TR_DRIFT, "clock drift ppm")                                             \
+    X(TR_SLEEP, "sleep 10ms took")                                             \
+    X(TR_BILLED, "CPU billed/wall")
+
+enum time_row {
+#define TIME_ENUM(id, label) id,
+    TIME_ROWS(TIME_ENUM)
+#undef TIME_ENUM
+        TIME_ROW_COUNT
+};
+
+extern const char *const time_row_labels[TIME_ROW_COUNT];
+
+/* Time row `row` of source m: its figure (right-aligned in VIEW_VALUE_W)
+ * and a detail ("±0.3ms", "host 10.4ms", "off: not 0.95-1.05"). The host
+ * (is_host) is the reference: no offset or drift of its own. */
+void view_time_cell(const struct source_model *m, bool is_host, int row,
+                    char *val, size_t vn, char *detail, size_t dn, bool utf8);
+
+/* The guest/host ratio of a Time row (> 1 worse in the guest), NaN where
+ * a ratio means nothing. */
+double view_time_ratio(const struct source_model *guest,
+                       const struct source_model *host, int row);
+
 struct jobs;
 
 /* Workload w's figure on source src (right-aligned in VIEW_VALUE_W) and

@@ -9,7 +9,7 @@ BUILD="pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libgtop2-dev libss
 # run: pcp itself (local context, pmcd for guests and tests)
 RUN="pcp"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench reference
-TEST="libcmocka-dev tmux htop clang-format iproute2 procps"
+TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime"
 PKGS="$BUILD $RUN $TEST"
 
 missing=""

@@ -3,6 +3,7 @@
 # and is stopped by PID; the system's pmcd is never touched.
 PMCD_BIN=$(. /etc/pcp.conf && echo "$PCP_BINADM_DIR/pmcd")
 PMDAS_DIR=$(. /etc/pcp.conf && echo "$PCP_PMDAS_DIR")
+PMCD_WRAP=()
 
 # free_port: prints a loopback TCP port nobody answers on.
 free_port() {
@@ -34,7 +35,9 @@ $extra
 [access]
 $access
 CONF
-    PCP_RUN_DIR=$dir "$PMCD_BIN" -f -A -U root -p "$port" \
+    # PMCD_WRAP: a command to run pmcd under, e.g. faketime -f "+0 x1.01"
+    # (an array, so its arguments stay whole)
+    PCP_RUN_DIR=$dir "${PMCD_WRAP[@]}" "$PMCD_BIN" -f -A -U root -p "$port" \
         -s "$dir/pmcd.socket" -c "$dir/pmcd.conf" -l "$dir/pmcd.log" \
         -x "$dir/pmcd.err" </dev/null >/dev/null 2>&1 &
     echo $! >"$dir/pid"

@@ -7,6 +7,7 @@
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "core/view.h"
@@ -17,6 +18,8 @@
 #define SPARK_MIN       4 /* below this, scroll rather than shrink */
 #define BAD_RATIO       1.5
 #define SUITE_KEY_SUITE "quick"
+/* the counters section: the metric rows, a "time" line, the Time rows */
+#define COUNTER_ROWS (METRIC_COUNT + 1 + TIME_ROW_COUNT)
 
 struct layout {
     int spark_w;
@@ -59,10 +62,10 @@ static void layout_rows(struct layout *l, const struct table_panel *p,
 {
     int avail = height - VIEW_HEADER_ROWS - 1;
     int wl_need = j->nwl + 2; /* separator, rows, index */
-    if (METRIC_COUNT + wl_need <= avail)
-        l->n_metrics = METRIC_COUNT;
+    if (COUNTER_ROWS + wl_need <= avail)
+        l->n_metrics = COUNTER_ROWS;
     else if (p->focus == FOCUS_COUNTERS)
-        l->n_metrics = avail - 3 < METRIC_COUNT ? avail - 3 : METRIC_COUNT;
+        l->n_metrics = avail - 3 < COUNTER_ROWS ? avail - 3 : COUNTER_ROWS;
     else
         l->n_metrics = avail - wl_need > 4 ? avail - wl_need : 4;
     if (l->n_metrics < 0)
@@ -136,6 +139,19 @@ static void draw_source_column(const struct session *s, const struct jobs *j,
     char val[32], spark[SPARK_MAX * 4 + 1], detail[160];
     for (int id = 0; id < l->n_metrics; id++) {
         int y = l->y_metrics + id;
+        if (id >= METRIC_COUNT) { /* the Time rows */
+            int row = id - METRIC_COUNT - 1;
+            if (row < 0)
+                continue;
+            view_time_cell(m, src == 0, row, val, sizeof(val), detail,
+                           sizeof(detail), utf8);
+            put(y, x, VIEW_VALUE_W, A_NORMAL, val);
+            int attr = A_NORMAL; /* a flagged figure stands out */
+            if (strncmp(detail, "off", 3) == 0)
+                attr = colors_attr(ROLE_RATIO_BAD);
+            put(y, x + VIEW_VALUE_W + 1, l->spark_w + 1, attr, detail);
+            continue;
+        }
         view_metric_cell(m, id, val, sizeof(val), spark, sizeof(spark),
                          l->spark_w, utf8);
         put(y, x, VIEW_VALUE_W, A_NORMAL, val);
@@ -170,7 +186,12 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
     put_cells(y0, x + VIEW_RATIO_W - 1, 1, colors_attr(ROLE_SOURCE),
               utf8 ? "\u00d7" : "x");
     for (int id = 0; id < l->n_metrics; id++) {
-        double r = view_metric_ratio(&s->model[src], &s->model[0], id);
+        if (id == METRIC_COUNT)
+            continue; /* the "time" line */
+        double r = id < METRIC_COUNT
+                       ? view_metric_ratio(&s->model[src], &s->model[0], id)
+                       : view_time_ratio(&s->model[src], &s->model[0],
+                                         id - METRIC_COUNT - 1);
         view_ratio_text(r, buf, sizeof(buf));
         put(l->y_metrics + id, x, VIEW_RATIO_W, ratio_attr(r), buf);
     }
@@ -184,16 +205,27 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
     put(l->y_index, x, VIEW_RATIO_W, ratio_attr(idx) | A_BOLD, buf);
 }
 
+/* A section line across the screen: "─ name ─────". */
+static void draw_rule(int y, const char *name, bool utf8)
+{
+    attron(colors_attr(ROLE_LABEL));
+    mvhline(y, 0, utf8 ? ACS_HLINE : '-', COLS);
+    attroff(colors_attr(ROLE_LABEL));
+    put(y, 1, (int)strlen(name), colors_attr(ROLE_LABEL) | A_BOLD, name);
+}
+
 static void draw_labels(const struct table_panel *p, const struct jobs *j,
                         const struct layout *l, bool utf8)
 {
-    for (int id = 0; id < l->n_metrics; id++)
+    for (int id = 0; id < l->n_metrics && id < METRIC_COUNT; id++)
         put(l->y_metrics + id, 0, VIEW_LABEL_W - 1, colors_attr(ROLE_LABEL),
             metric_descs[id].label);
-    attron(colors_attr(ROLE_LABEL));
-    mvhline(l->y_sep, 0, utf8 ? ACS_HLINE : '-', COLS);
-    attroff(colors_attr(ROLE_LABEL));
-    put(l->y_sep, 1, 12, colors_attr(ROLE_LABEL) | A_BOLD, " workloads ");
+    if (l->n_metrics > METRIC_COUNT)
+        draw_rule(l->y_metrics + METRIC_COUNT, " time ", utf8);
+    for (int r = 0; r < l->n_metrics - METRIC_COUNT - 1; r++)
+        put(l->y_metrics + METRIC_COUNT + 1 + r, 0, VIEW_LABEL_W - 1,
+            colors_attr(ROLE_LABEL), time_row_labels[r]);
+    draw_rule(l->y_sep, " workloads ", utf8);
     for (int r = 0; r < l->n_wl; r++) {
         int w = p->wl_top + r;
         char label[VIEW_LABEL_W + 1];
