@@ -23,11 +23,11 @@ BASE_CFLAGS  = $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -I. -MMD -MP
 PCP_CFLAGS   = $(call pc,--cflags,libpcp libpcp_pmda libgtop-2.0)
 CURSES_CFLAGS = $(call pc,--cflags,ncursesw)
 TEST_CFLAGS  = $(call pc,--cflags,cmocka)
-LIBS         = $(call pc,--libs,ncursesw libpcp libgtop-2.0 libcrypto) \
+LIBS         = $(call pc,--libs,ncursesw libpcp libgtop-2.0 libcrypto jansson) \
                -lpthread -lm
-RUN_LIBS     = $(call pc,--libs,libpcp libgtop-2.0 libcrypto) -lpthread -lm
+RUN_LIBS     = $(call pc,--libs,libpcp libgtop-2.0 libcrypto jansson) -lpthread -lm
 PMDA_LIBS    = $(call pc,--libs,libpcp_pmda libpcp) -lpthread -lm
-TEST_LIBS    = $(call pc,--libs,cmocka libpcp libgtop-2.0 libcrypto) \
+TEST_LIBS    = $(call pc,--libs,cmocka libpcp libgtop-2.0 libcrypto jansson) \
                -lpthread -lm
 
 CORE_SRC := $(wildcard core/*.c)
@@ -97,6 +97,7 @@ format-check:
 
 $(BUILD)/collectors/%.o $(BUILD)/pmda/%.o: XCFLAGS = $(PCP_CFLAGS)
 $(BUILD)/tui/%.o: XCFLAGS = $(CURSES_CFLAGS)
+$(BUILD)/core/%.o: XCFLAGS = $(call pc,--cflags,jansson)
 $(BUILD)/workloads/%.o: XCFLAGS = $(call pc,--cflags,libcrypto) \
     -DPARALLAX_LIBEXEC='"$(LIBEXECDIR)"'
 $(BUILD)/tests/%.o: XCFLAGS = $(TEST_CFLAGS) $(PCP_CFLAGS)

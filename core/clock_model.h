@@ -16,13 +16,17 @@
 #define CLOCK_WINDOW      120 /* samples kept (2 minutes at 1 Hz) */
 #define CLOCK_MIN_SAMPLES 8   /* fewer valid samples: no fit */
 
+/* The uncertainties are half-widths of the set of lines that agree with
+ * every used sample's rtt bound: hard bounds, the truth is inside if the
+ * source stamped inside its requests. When the bounds contradict each other
+ * (a source clock that wanders) they are 2 sigma of a weighted fit. */
 struct clock_fit {
-    bool ok;              /* false: too few samples or no time span */
-    int n_used;           /* samples in the final weighted fit */
+    bool ok;              /* false: too few samples, no time span, unsure */
+    int n_used;           /* samples the fit used */
     double offset;        /* source - host realtime, s, at the newest sample */
     double drift_ppm;     /* (d source / d host - 1) * 1e6 */
-    double offset_err;    /* 1-sigma uncertainty of offset, s */
-    double drift_err_ppm; /* 1-sigma uncertainty of drift_ppm */
+    double offset_err;    /* uncertainty of offset, s */
+    double drift_err_ppm; /* uncertainty of drift_ppm */
 };
 
 struct clock_sample {
@@ -35,9 +39,9 @@ struct clock_model {
     struct clock_sample ring[CLOCK_WINDOW];
     int head;             /* index of the oldest sample */
     int count;            /* samples in the window */
-    unsigned skipped;     /* samples refused: NaN, infinite, negative rtt */
+    unsigned skipped;     /* refused: not finite, after < before, backwards */
     unsigned steps;       /* window restarts after a clock step */
-    double last_step;     /* size of the last step, s (source jumped by) */
+    double last_step;     /* size of the last step, s (+: source jumped on) */
     struct clock_fit fit; /* the fit after the last add */
 };
 
@@ -46,14 +50,16 @@ void clock_model_init(struct clock_model *c);
 
 /* Adds one fetch: host monotonic before/after (s), host realtime at the
  * midpoint (s since epoch), source timestamp (s since epoch). Refuses
- * non-finite values and after < before; restarts the window when the
- * source's clock stepped; then refits (the cost of a fit, see the .c). */
+ * non-finite values, after < before and a midpoint before the previous
+ * one; restarts the window when the source's clock stepped; then refits
+ * (the cost of a fit, see the .c). */
 void clock_model_add(struct clock_model *c, double mono_before,
                      double mono_after, double host_real_mid,
                      double source_time);
 
-/* The fit over the window as of the last add (ok=false with fewer than
- * CLOCK_MIN_SAMPLES samples since the last step). */
+/* The fit as of the last add (clock_model_add fits, as its step detector
+ * needs the fit; this copies). ok=false with fewer than CLOCK_MIN_SAMPLES
+ * samples since init or the last step. */
 void clock_model_fit(const struct clock_model *c, struct clock_fit *out);
 
 /* Host seconds that a duration measured by the source's clock took, through

@@ -229,6 +229,8 @@ static void fold_host_run(struct jobs *j, int w)
         c->placement = wl_run_result(r, i)->placement;
     }
     stats_compute(fig, n, &c->stats);
+    if (n > 0) /* keep the extras for the reports (fairness table) */
+        c->last = *wl_run_result(r, n - 1);
     snprintf(c->note, sizeof(c->note), "%s", wl_run_error(r));
     if (wl_run_state_final(st.state)) {
         wl_run_free(r);

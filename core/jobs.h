@@ -33,6 +33,9 @@ struct job_cell {
     struct wl_stats stats; /* over the finished repeats of the last run */
     int placement;         /* enum wl_placement of the last result */
     char note[256];        /* why it failed */
+    /* This host only: the last finished repeat's result with its extra
+     * figures (sched's fairness table in the reports); nextra 0 if none. */
+    struct wl_result last;
 };
 
 struct jobs {

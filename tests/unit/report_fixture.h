@@ -1,0 +1,171 @@
+/* A session and jobs built in memory for the report tests: this host and
+ * one guest fed synthetic samples (no threads, no PCP), three workloads
+ * finished on both, one failed on the guest, and a sched result with its
+ * fairness extras on the host. Everything in it is fixed, so reports of
+ * it are too (bar the date and version lines). */
+#ifndef PARALLAX_TEST_REPORT_FIXTURE_H
+#define PARALLAX_TEST_REPORT_FIXTURE_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/jobs.h"
+#include "core/report.h"
+#include "core/session.h"
+
+#define FIX_UNUSED __attribute__((unused))
+
+/* A sample at host time t: counters that grow by `scale` per second. */
+static struct sample fix_sample(double t, double scale, double skew)
+{
+    struct sample s;
+    memset(&s, 0, sizeof(s));
+    s.ok = true;
+    s.backend = "test";
+    s.t_before = t - 0.001;
+    s.t_after = t + 0.001;
+    s.t_real = 1.7e9 + t;
+    s.t_source = s.t_real + skew * (1 + t * 1e-5); /* offset, +10 ppm */
+    snprintf(s.info.host, sizeof(s.info.host), "%s",
+             scale > 1 ? "pcpguest" : "myhost");
+    snprintf(s.info.release, sizeof(s.info.release), "6.1.0-18-amd64");
+    s.info.ncpu = scale > 1 ? 1 : 2;
+    s.info.mem_bytes = scale > 1 ? 1073741824.0 : 8.0 * 1073741824.0;
+    s.info.pmda = scale > 1;
+    for (int i = 0; i < METRIC_COUNT; i++) {
+        s.have[i] = true;
+        s.width[i] = 64;
+        s.count[i] = (uint64_t)(t * 100 * scale * (i + 1));
+        s.value[i] = 0.5 * (i + 1) * scale;
+    }
+    s.count[METRIC_CPU_USER] = (uint64_t)(t * 240 * scale);
+    s.count[METRIC_CPU_SYS] = (uint64_t)(t * 80 * scale);
+    s.count[METRIC_CPU_IDLE] = (uint64_t)(t * 1600 / scale);
+    s.count[METRIC_CPU_STEAL] = (uint64_t)(t * 6 * scale);
+    s.value[METRIC_MEM_USED] = 512e6 * scale;
+    s.probe.count = 3;
+    s.probe.sleep_req = 0.010;
+    s.probe.sleep_took = scale > 1 ? 0.0125 : 0.0101;
+    s.probe.spin_wall = 0.2;
+    s.probe.spin_cpu = scale > 1 ? 0.23 : 0.2;
+    return s;
+}
+
+static void fix_feed(struct source_model *m, double scale, double skew)
+{
+    for (int k = 0; k < 20; k++) {
+        struct sample s = fix_sample(100 + k, scale, skew);
+        model_update(m, &s);
+    }
+}
+
+static int fix_wl(const struct jobs *j, const char *name)
+{
+    for (int w = 0; w < j->nwl; w++)
+        if (strcmp(j->wl[w]->name, name) == 0)
+            return w;
+    return -1;
+}
+
+static void fix_cell(struct jobs *j, int src, const char *name,
+                     enum job_state st, const double *fig, int n)
+{
+    int w = fix_wl(j, name);
+    struct job_cell *c = &j->cells[src][w];
+    c->state = st;
+    c->live = NAN;
+    c->repeat = c->repeats = n;
+    stats_compute(fig, n, &c->stats);
+}
+
+static void fix_blank_cells(struct jobs *j, int src)
+{
+    j->cells[src] = calloc(JOBS_MAX_WL, sizeof(struct job_cell));
+    for (int w = 0; w < JOBS_MAX_WL; w++) {
+        j->cells[src][w].live = NAN;
+        stats_compute(NULL, 0, &j->cells[src][w].stats);
+    }
+}
+
+static void fix_extra(struct wl_result *r, const char *name, const char *unit,
+                      double v)
+{
+    struct wl_extra *x = &r->extra[r->nextra++];
+    snprintf(x->name, sizeof(x->name), "%s", name);
+    snprintf(x->unit, sizeof(x->unit), "%s", unit);
+    x->value = v;
+}
+
+static void fix_sched(struct jobs *j)
+{
+    static const double fig[] = {1.04, 1.02, 1.06};
+    fix_cell(j, 0, "sched", JOB_DONE, fig, 3);
+    struct wl_result *r = &j->cells[0][fix_wl(j, "sched")].last;
+    r->figure = 1.06;
+    fix_extra(r, "cpus shared", "", 2);
+    fix_extra(r, "j1 wall total", "s", 3.0);
+    fix_extra(r, "j1 user total", "s", 2.98);
+    fix_extra(r, "jN wall expected", "s", 1.5);
+    fix_extra(r, "jN wall actual", "s", 1.59);
+    fix_extra(r, "jN user total", "s", 3.01);
+    fix_extra(r, "jain index (throughput)", "", 0.987);
+    static const double wall[] = {1.45, 1.52, 1.59};
+    static const double user[] = {1.0, 1.0, 1.01};
+    for (int k = 0; k < 3; k++) {
+        char n[32];
+        snprintf(n, sizeof(n), "task %d jN wall", k + 1);
+        fix_extra(r, n, "s", wall[k]);
+        snprintf(n, sizeof(n), "task %d jN user", k + 1);
+        fix_extra(r, n, "s", user[k]);
+    }
+}
+
+/* Builds the fixture into freshly allocated *s and *j. */
+static FIX_UNUSED void fix_build(struct session **sp, struct jobs **jp)
+{
+    struct session *s = calloc(1, sizeof(*s));
+    struct jobs *j = calloc(1, sizeof(*j));
+    s->interval = 1.0;
+    s->nsrc = 2;
+    model_init(&s->model[0], "host", NULL);
+    model_init(&s->model[1], "guest1", "127.0.0.1:44322");
+    fix_feed(&s->model[0], 1, 0);
+    fix_feed(&s->model[1], 3, 0.014);
+    jobs_init(j);
+    fix_blank_cells(j, 0);
+    fix_blank_cells(j, 1);
+    static const double h_null[] = {110, 111, 109}, g_null[] = {590, 596, 584};
+    static const double h_pipe[] = {52e3, 51e3, 53e3}, g_pipe[] = {21e3, 20e3};
+    static const double h_dhry[] = {2.5e7, 2.6e7, 2.55e7};
+    fix_cell(j, 0, "syscall-null", JOB_DONE, h_null, 3);
+    fix_cell(j, 1, "syscall-null", JOB_DONE, g_null, 3);
+    fix_cell(j, 0, "pipe-tput", JOB_DONE, h_pipe, 3);
+    fix_cell(j, 1, "pipe-tput", JOB_STOPPED, g_pipe, 2);
+    fix_cell(j, 0, "dhry", JOB_DONE, h_dhry, 3);
+    fix_cell(j, 1, "dhry", JOB_FAILED, NULL, 0);
+    snprintf(j->cells[1][fix_wl(j, "dhry")].note, 256, "the guest went down");
+    fix_sched(j);
+    *sp = s;
+    *jp = j;
+}
+
+/* The fixture's meta: a fixed time and the host's clocksource. */
+static FIX_UNUSED struct report_meta fix_meta(void)
+{
+    struct report_meta m;
+    memset(&m, 0, sizeof(m));
+    m.when = 1700000000;
+    m.clocksource[0] = "tsc";
+    return m;
+}
+
+static FIX_UNUSED void fix_free(struct session *s, struct jobs *j)
+{
+    jobs_free(j);
+    free(j);
+    free(s);
+}
+
+#endif
