@@ -1,9 +1,12 @@
 /* See demo_guest.h. */
 #include "core/demo_guest.h"
 
+#include "core/session.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,4 +260,32 @@ void demo_guest_stop(struct demo_guest *g)
         close(g->err_fd);
     g->out_fd = g->err_fd = -1;
     g->state = DEMO_OFF;
+}
+
+int demo_guest_join(struct demo_guest *g, struct session *s,
+                    const char *variants, FILE *progress,
+                    const volatile sig_atomic_t *stop)
+{
+    char err[256];
+    if (demo_guest_start(g, variants, err, sizeof(err)) < 0) {
+        fprintf(progress, "parallax: %s\n", err);
+        return -1;
+    }
+    while (g->state == DEMO_BOOTING && !(stop && *stop)) {
+        struct pollfd pfd[2] = {{.fd = g->out_fd, .events = POLLIN},
+                                {.fd = g->err_fd, .events = POLLIN}};
+        poll(pfd, 2, 200);
+        if (demo_guest_poll(g))
+            fprintf(progress, "parallax: %s\n", g->progress);
+    }
+    if (g->state != DEMO_READY)
+        return -1;
+    struct source_spec spec;
+    snprintf(spec.name, sizeof(spec.name), "demo-%s", g->accel);
+    snprintf(spec.target, sizeof(spec.target), "127.0.0.1:%d", g->port);
+    if (session_add(s, &spec, err, sizeof(err)) < 0) {
+        fprintf(progress, "parallax: %s\n", err);
+        return -1;
+    }
+    return 0;
 }

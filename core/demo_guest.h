@@ -6,8 +6,10 @@
 #ifndef PARALLAX_DEMO_GUEST_H
 #define PARALLAX_DEMO_GUEST_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 enum demo_state {
@@ -45,6 +47,16 @@ int demo_guest_start(struct demo_guest *g, const char *variants, char *err,
 /* Reads what boot.sh said; true when the state or progress changed. Call
  * when its descriptors are readable (or on any tick: never blocks). */
 bool demo_guest_poll(struct demo_guest *g);
+
+struct session;
+
+/* Boots the guest and waits (telling its progress on `progress`) until its
+ * pmcd answers, then adds it to s as "demo-tcg" or "demo-kvm". *stop (may
+ * be NULL; a signal handler's flag) cancels. 0, or -1 when it failed (the
+ * reason was told). */
+int demo_guest_join(struct demo_guest *g, struct session *s,
+                    const char *variants, FILE *progress,
+                    const volatile sig_atomic_t *stop);
 
 /* Stops boot.sh (it stops qemu) and waits for it. Safe when off. */
 void demo_guest_stop(struct demo_guest *g);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/report_read.h"
 #include "workloads/registry.h"
 #include "workloads/suites.h"
 
@@ -60,6 +61,21 @@ double jobs_figure(const struct job_cell *c)
     return c->stats.median;
 }
 
+void jobs_set_baseline(struct jobs *j, int src, const struct baseline *b)
+{
+    for (int w = 0; w < j->nwl; w++) {
+        const struct baseline_wl *bw = baseline_wl_find(b, j->wl[w]->name);
+        struct job_cell *c = cell(j, src, w);
+        if (!bw || !c || bw->n <= 0)
+            continue;
+        *c = blank;
+        c->state = JOB_DONE;
+        c->stats.n = bw->n;
+        c->stats.median = bw->median;
+        c->stats.ci95 = bw->ci95;
+    }
+}
+
 static int start_host(struct jobs *j, int w, char *err, size_t errlen)
 {
     struct job_cell *c = cell(j, HOST, w);
@@ -92,7 +108,7 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
 {
     const struct source_model *m = &s->model[src];
     struct job_cell *c = cell(j, src, w);
-    if (!c || m->state != SRC_LIVE || !m->info.pmda)
+    if (!c || m->state != SRC_LIVE || !m->info.pmda || session_is_fixed(s, src))
         return false;
     char cmd[256];
     snprintf(cmd, sizeof(cmd), "%s --repeats=%d --duration=%g --warmup=%g",

@@ -55,6 +55,12 @@ struct jobs {
  * warm-up. Guests run them through pmdaparallax (parallax.control). */
 void jobs_init(struct jobs *j);
 
+struct baseline;
+
+/* Fills the cells of fixed source src (a baseline column) with the saved
+ * figures of b: done, with their statistics. */
+void jobs_set_baseline(struct jobs *j, int src, const struct baseline *b);
+
 /* Starts workload w on every source that takes part. 0, or -1 with the
  * reason in err (nothing was started). */
 int jobs_start(struct jobs *j, const struct session *s, int w, char *err,

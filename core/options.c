@@ -26,6 +26,28 @@ void options_usage(FILE *f)
             "                          watch it; VARIANTS: icount, cpus=1|2, "
             "mem=SIZE,\n"
             "                          clock=host|rtc (comma-separated)\n"
+            "      --baseline=[LABEL=]FILE\n"
+            "                          show a saved JSON report as a fixed "
+            "column\n"
+            "                          (repeatable), with ratios like a "
+            "guest's\n"
+            "      --batch=SUITE|WL[,WL...]\n"
+            "                          run a suite or workloads on every "
+            "source, one\n"
+            "                          after another, print the report and "
+            "exit\n"
+            "                          (0 only when every run completed)\n"
+            "  -r, --repeats=N         repeats of each workload run "
+            "(default 3)\n"
+            "  -o, --output=FILE       with --batch: the text report goes "
+            "here, the\n"
+            "                          JSON next to it (default: stdout, "
+            "JSON in\n"
+            "                          the report directory)\n"
+            "      --report-dir=DIR    where s and --batch save reports "
+            "(default\n"
+            "                          $XDG_STATE_HOME/parallax or "
+            "~/.local/state/parallax)\n"
             "  -t, --interval=SECONDS  time between samples (default 1; "
             "%.1f to %.0f)\n"
             "      --text              print plain text refreshes on stdout "
@@ -70,6 +92,11 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
     static const struct option longopts[] = {
         {"host", required_argument, NULL, 'h'},
         {"demo-guest", optional_argument, NULL, 'D'},
+        {"baseline", required_argument, NULL, 'B'},
+        {"batch", required_argument, NULL, 'b'},
+        {"repeats", required_argument, NULL, 'r'},
+        {"output", required_argument, NULL, 'o'},
+        {"report-dir", required_argument, NULL, 'R'},
         {"interval", required_argument, NULL, 't'},
         {"samples", required_argument, NULL, 'n'},
         {"text", no_argument, NULL, 'T'},
@@ -79,10 +106,12 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
     };
     memset(o, 0, sizeof(*o));
     o->interval = 1.0;
+    o->repeats = 3;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":h:t:n:V?", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h:t:n:r:o:V?", longopts, NULL)) !=
+           -1) {
         switch (c) {
         case 'h':
             if (o->nguests == OPTIONS_MAX_GUESTS) {
@@ -117,6 +146,35 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         case 'T':
             o->text = true;
             break;
+        case 'B':
+            if (o->nbaselines == OPTIONS_MAX_BASELINES) {
+                snprintf(err, errlen, "more than %d baselines; show fewer",
+                         OPTIONS_MAX_BASELINES);
+                return OPT_ERROR;
+            }
+            o->baselines[o->nbaselines++] = optarg;
+            break;
+        case 'b':
+            o->batch = optarg;
+            break;
+        case 'o':
+            o->output = optarg;
+            break;
+        case 'R':
+            o->report_dir = optarg;
+            break;
+        case 'r': {
+            long r;
+            if (!parse_long(optarg, &r) || r < 1 || r > REPEATS_MAX) {
+                snprintf(err, errlen,
+                         "repeats '%s' is not a whole number from 1 to %d; "
+                         "try -r 3",
+                         optarg, REPEATS_MAX);
+                return OPT_ERROR;
+            }
+            o->repeats = (int)r;
+            break;
+        }
         case 'D': {
             char *argv_[32], buf[512];
             o->demo_guest = true;
@@ -150,6 +208,16 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
     if (optind < argc) {
         snprintf(err, errlen, "unexpected argument '%s'; see --help",
                  argv[optind]);
+        return OPT_ERROR;
+    }
+    if (o->output && !o->batch) {
+        snprintf(err, errlen, "--output names the --batch report; add --batch");
+        return OPT_ERROR;
+    }
+    if (o->batch && o->text) {
+        snprintf(err, errlen,
+                 "--batch and --text are two different modes; "
+                 "choose one");
         return OPT_ERROR;
     }
     if (o->samples && !o->text) {

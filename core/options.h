@@ -9,9 +9,11 @@
 
 #include "core/source_spec.h"
 
-#define INTERVAL_MIN       0.1
-#define OPTIONS_MAX_GUESTS 63 /* with this host: SESSION_MAX_SOURCES */
-#define INTERVAL_MAX       3600.0
+#define INTERVAL_MIN          0.1
+#define OPTIONS_MAX_GUESTS    56 /* with the host and baselines: 64 */
+#define OPTIONS_MAX_BASELINES 7
+#define REPEATS_MAX           100
+#define INTERVAL_MAX          3600.0
 
 enum options_action {
     OPT_RUN,     /* the live screen, or --text */
@@ -28,6 +30,12 @@ struct options {
     char demo_variants[128]; /* --demo-guest=icount,cpus=2,... */
     int nguests;             /* -h HOST[:PORT], in the order given */
     struct source_spec guests[OPTIONS_MAX_GUESTS];
+    const char *report_dir; /* --report-dir, NULL: the default */
+    const char *batch;      /* --batch SUITE|WL[,WL...], NULL: not batch */
+    const char *output;     /* --output FILE for --batch, NULL: stdout */
+    int repeats;            /* --repeats of every workload run */
+    int nbaselines;         /* --baseline [LABEL=]FILE */
+    const char *baselines[OPTIONS_MAX_BASELINES];
 };
 
 /* Parses argv into o (defaults first). On OPT_ERROR, err holds a one-line

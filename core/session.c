@@ -60,6 +60,25 @@ fail:
     return -1;
 }
 
+int session_add_fixed(struct session *s, const struct source_model *m,
+                      char *err, size_t errlen)
+{
+    if (s->nsrc == SESSION_MAX_SOURCES) {
+        snprintf(err, errlen, "already showing %d sources; that is the most",
+                 SESSION_MAX_SOURCES);
+        return -1;
+    }
+    s->model[s->nsrc] = *m;
+    s->sampler[s->nsrc] = NULL;
+    s->nsrc++;
+    return 0;
+}
+
+bool session_is_fixed(const struct session *s, int src)
+{
+    return src > 0 && src < s->nsrc && !s->sampler[src];
+}
+
 int session_add(struct session *s, const struct source_spec *guest, char *err,
                 size_t errlen)
 {
@@ -69,7 +88,7 @@ int session_add(struct session *s, const struct source_spec *guest, char *err,
 unsigned session_store(const struct session *s, int src, const char *name,
                        const char *value)
 {
-    if (src < 0 || src >= s->nsrc)
+    if (src < 0 || src >= s->nsrc || !s->sampler[src])
         return 0;
     return sampler_store(s->sampler[src], name, value);
 }
@@ -87,7 +106,7 @@ bool session_update(struct session *s)
     bool any = false;
     static struct sample smp; /* large; only the main thread updates */
     for (int i = 0; i < s->nsrc; i++) {
-        if (sampler_take(s->sampler[i], &smp)) {
+        if (s->sampler[i] && sampler_take(s->sampler[i], &smp)) {
             model_update(&s->model[i], &smp);
             any = true;
         }
@@ -99,13 +118,15 @@ void session_set_interval(struct session *s, double interval)
 {
     s->interval = interval;
     for (int i = 0; i < s->nsrc; i++)
-        sampler_set_interval(s->sampler[i], interval);
+        if (s->sampler[i])
+            sampler_set_interval(s->sampler[i], interval);
 }
 
 void session_close(struct session *s)
 {
     for (int i = 0; i < s->nsrc; i++)
-        sampler_stop(s->sampler[i]);
+        if (s->sampler[i])
+            sampler_stop(s->sampler[i]);
     s->nsrc = 0;
     close(s->wake[0]);
     close(s->wake[1]);

@@ -26,6 +26,14 @@ int session_open(struct session *s, double interval,
                  const struct source_spec *guests, int nguests, char *err,
                  size_t errlen);
 
+/* Adds a fixed column: a model that no sampler updates (a baseline read
+ * from a saved report). 0, or -1 with a one-line reason in err. */
+int session_add_fixed(struct session *s, const struct source_model *m,
+                      char *err, size_t errlen);
+
+/* True when source src is a fixed column (no sampler, no stores). */
+bool session_is_fixed(const struct session *s, int src);
+
 /* Adds a guest while running. 0, or -1 with a one-line reason in err. */
 int session_add(struct session *s, const struct source_spec *guest, char *err,
                 size_t errlen);

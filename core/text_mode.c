@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/baselines.h"
 #include "core/demo_guest.h"
 #include "core/host_probe.h"
 #include "core/session.h"
@@ -54,7 +55,8 @@ static bool wait_samples(struct session *s, double timeout)
 static bool all_answered(const struct session *s)
 {
     for (int i = 0; i < s->nsrc; i++)
-        if (s->model[i].samples < 2 && s->model[i].state != SRC_DOWN)
+        if (!session_is_fixed(s, i) && s->model[i].samples < 2 &&
+            s->model[i].state != SRC_DOWN)
             return false;
     return true;
 }
@@ -63,37 +65,8 @@ static bool all_answered(const struct session *s)
 static bool guests_caught_up(const struct session *s, const unsigned long *seen)
 {
     for (int i = 1; i < s->nsrc; i++)
-        if (s->model[i].updates == seen[i])
+        if (!session_is_fixed(s, i) && s->model[i].updates == seen[i])
             return false;
-    return true;
-}
-
-/* Boots the demo guest, telling its progress on stderr, and adds it as a
- * source once its pmcd answers. False (with the reason said) on failure. */
-static bool boot_demo_guest(struct session *s, struct demo_guest *g,
-                            const char *variants)
-{
-    char err[256];
-    if (demo_guest_start(g, variants, err, sizeof(err)) < 0) {
-        fprintf(stderr, "parallax: %s\n", err);
-        return false;
-    }
-    while (g->state == DEMO_BOOTING && !stop_requested) {
-        struct pollfd pfd[2] = {{.fd = g->out_fd, .events = POLLIN},
-                                {.fd = g->err_fd, .events = POLLIN}};
-        poll(pfd, 2, 200);
-        if (demo_guest_poll(g))
-            fprintf(stderr, "parallax: %s\n", g->progress);
-    }
-    if (g->state != DEMO_READY)
-        return false;
-    struct source_spec spec;
-    snprintf(spec.name, sizeof(spec.name), "demo-%s", g->accel);
-    snprintf(spec.target, sizeof(spec.target), "127.0.0.1:%d", g->port);
-    if (session_add(s, &spec, err, sizeof(err)) < 0) {
-        fprintf(stderr, "parallax: %s\n", err);
-        return false;
-    }
     return true;
 }
 
@@ -103,6 +76,7 @@ int text_mode_run(const struct options *o)
     static struct session s;
     static unsigned long seen[SESSION_MAX_SOURCES];
     static struct demo_guest demo;
+    static struct jobs jobs; /* holds the baselines' workload figures */
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     struct sigaction sa = {.sa_handler = on_stop};
     sigaction(SIGINT, &sa, NULL);
@@ -112,7 +86,15 @@ int text_mode_run(const struct options *o)
         fprintf(stderr, "parallax: %s\n", err);
         return 1;
     }
-    if (o->demo_guest && !boot_demo_guest(&s, &demo, o->demo_variants)) {
+    jobs_init(&jobs);
+    if (baselines_open(&s, &jobs, o->baselines, o->nbaselines, err,
+                       sizeof(err)) < 0) {
+        fprintf(stderr, "parallax: %s\n", err);
+        session_close(&s);
+        return 2;
+    }
+    if (o->demo_guest && demo_guest_join(&demo, &s, o->demo_variants, stderr,
+                                         &stop_requested) < 0) {
         demo_guest_stop(&demo);
         session_close(&s);
         return 1;

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/fmt.h"
 #include "core/jobs.h"
@@ -63,9 +64,23 @@ static void backend_text(const struct source_model *m, char *buf, size_t n)
         snprintf(buf, n, "%s %s", be, m->target);
 }
 
+/* A baseline: a fixed column read from a saved report. */
+static bool is_baseline(const struct source_model *m)
+{
+    return m->backend && strcmp(m->backend, "baseline") == 0;
+}
+
 void view_source_header(const struct source_model *m, int row, double now,
                         double interval, char *buf, size_t n)
 {
+    if (is_baseline(m) && (row == 1 || row == 3)) {
+        const char *file = strrchr(m->target, '/');
+        snprintf(buf, n, "%s",
+                 row == 1 ? "saved run"
+                 : file   ? file + 1
+                          : m->target);
+        return;
+    }
     switch (row) {
     case 0:
         snprintf(buf, n, "%s", m->name);

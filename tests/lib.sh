@@ -27,7 +27,7 @@ expect_fail() {
     [ "$rc" -eq "$want" ] || fail "'$*' exited $rc, expected $want ($err)"
     [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] ||
         fail "'$*' printed more than one line: $err"
-    printf '%s\n' "$err" | grep -qE "$pattern" ||
+    printf '%s\n' "$err" | grep -qE -- "$pattern" ||
         fail "'$*' said '$err', expected /$pattern/"
     echo "ok: $* -> $rc: $err"
 }

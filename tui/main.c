@@ -4,6 +4,7 @@
 #include <malloc.h>
 #include <stdio.h>
 
+#include "core/batch.h"
 #include "core/options.h"
 #include "core/text_mode.h"
 #include "core/version.h"
@@ -30,5 +31,7 @@ int main(int argc, char **argv)
     case OPT_RUN:
         break;
     }
+    if (o.batch)
+        return batch_run(&o);
     return o.text ? text_mode_run(&o) : tui_run(&o);
 }

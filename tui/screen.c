@@ -29,9 +29,9 @@ static void draw_title(const struct session *s)
 static void draw_keys(void)
 {
     static const char *const keys[][2] = {
-        {"q", "Quit"},      {"Tab", "Focus"},  {"Space", "Start/Stop"},
-        {"a", "Suite"},     {"x", "Stop all"}, {"g", "Add guest"},
-        {"0-9", "Sources"}, {"<>", "Scroll"}};
+        {"q", "Quit"},     {"Tab", "Focus"},   {"Space", "Start/Stop"},
+        {"a", "Suite"},    {"x", "Stop all"},  {"g", "Add guest"},
+        {"s", "Snapshot"}, {"0-9", "Sources"}, {"<>", "Scroll"}};
     move(LINES - 1, 0);
     clrtoeol();
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {

@@ -19,9 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/baselines.h"
 #include "core/demo_guest.h"
 #include "core/host_probe.h"
 #include "core/jobs.h"
+#include "core/report.h"
 #include "core/session.h"
 #include "tui/colors.h"
 #include "tui/panel.h"
@@ -157,6 +159,21 @@ static struct jobs jobs;
 static struct prompt prompt;
 static struct demo_guest demo;
 static struct host_probe probe;
+static const char *report_dir; /* --report-dir, NULL: the default */
+
+/* s: saves what the screen shows as a text and a JSON report. */
+static void snapshot(const struct session *s)
+{
+    char clk[64], path[4096], err[512];
+    struct report_meta meta;
+    report_meta_now(&meta, clk, sizeof(clk));
+    if (report_save(report_dir, s, &jobs, &meta, path, sizeof(path), err,
+                    sizeof(err)) < 0)
+        snprintf(table.status, sizeof(table.status), "not saved: %.360s", err);
+    else
+        snprintf(table.status, sizeof(table.status), "saved %.340s (and .json)",
+                 path);
+}
 
 /* Follows the demo guest's boot on the status line; adds it as a source
  * once its pmcd answers. True when the screen should be redrawn. */
@@ -203,6 +220,9 @@ static int screen_key(struct session *s, int ch)
     switch (ch) {
     case 'g':
         prompt_open(&prompt, "add guest [NAME=]HOST[:PORT]: ");
+        return KR_HANDLED | KR_REDRAW;
+    case 's':
+        snapshot(s);
         return KR_HANDLED | KR_REDRAW;
     case 'q':
     case 'Q':
@@ -295,6 +315,14 @@ int tui_run(const struct options *o)
         return 1;
     }
     jobs_init(&jobs);
+    jobs.opts.repeats = o->repeats;
+    report_dir = o->report_dir;
+    if (baselines_open(&s, &jobs, o->baselines, o->nbaselines, err,
+                       sizeof(err)) < 0) {
+        dprintf(real_stderr, "parallax: %s\n", err);
+        session_close(&s);
+        return 2;
+    }
     host_probe_init(&probe);
     if (o->demo_guest &&
         demo_guest_start(&demo, o->demo_variants, err, sizeof(err)) < 0) {

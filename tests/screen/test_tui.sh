@@ -13,12 +13,13 @@ bin=$(cd "$(dirname "$0")/../.." && pwd)/${PARALLAX_BUILD:-build}/parallax
 sock=parallax-test-$$
 tm() { tmux -L "$sock" "$@"; }
 # tmux 3.3 leaves its socket file behind
-trap 'tm kill-server 2>/dev/null; rm -f "/tmp/tmux-$(id -u)/$sock"' EXIT
+trap 'tm kill-server 2>/dev/null; rm -f "/tmp/tmux-$(id -u)/$sock"; rm -rf "$state"' EXIT
 screen() { tm capture-pane -p -J -t t; }
 has() { screen | grep -qE "$1"; }
 size() { tm resize-window -t t -x "$1" -y "$2"; }
 
-export TERM=xterm-256color LANG=C.UTF-8
+state=$(mktemp -d) # the snapshot key saves under $XDG_STATE_HOME/parallax
+export TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=$state
 tm -f /dev/null new-session -d -s t -x 100 -y 30 "bash --norc --noprofile" ||
     fail "tmux did not start"
 tm set-option -g window-size manual
@@ -47,6 +48,14 @@ has '^ +pcp local' || fail "collector not named"
 has '^ q Quit' || fail "no key bar"
 echo "ok: figures on screen"
 
+tm send-keys -t t s
+wait_for 5 has "^ saved $state/parallax/parallax-[0-9]{8}-[0-9]{6}\.txt \(and \.json\)" ||
+    { screen; fail "no snapshot saved"; }
+ls "$state"/parallax/parallax-*.txt "$state"/parallax/parallax-*.json >/dev/null ||
+    fail "snapshot files missing"
+grep -q '^INDEX VALUES' "$state"/parallax/parallax-*.txt || fail "snapshot text"
+echo "ok: s saved a snapshot"
+
 size 40 12
 wait_for 5 has '^CPU user %' || { screen; fail "nothing drawn at 40x12"; }
 size 39 11
@@ -61,13 +70,13 @@ echo "ok: resize 40x12, 39x11 and back"
 . "$(dirname "$0")/../pmcd.sh"
 dead=$(free_port) || fail "no free port"
 tm send-keys -t t g
-wait_for 5 has 'add guest \[NAME=\]HOST\[:PORT\]: $' || { screen; fail "no prompt"; }
+wait_for 5 has 'add guest \[NAME=\]HOST\[:PORT\]: *$' || { screen; fail "no prompt"; }
 tm send-keys -t t 'bad=host:0' Enter
 wait_for 5 has "guest 'bad=host:0': the port is not 1 to 65535" ||
     { screen; fail "bad guest not refused"; }
 tm send-keys -t t g "late=localhost:$dead"
 size 60 20
-wait_for 5 has "add guest .*late=localhost:$dead\$" ||
+wait_for 5 has "add guest .*late=localhost:$dead *$" ||
     { screen; fail "prompt text lost on resize"; }
 size 100 30
 tm send-keys -t t Enter
@@ -77,6 +86,16 @@ echo "ok: guests added at run time"
 
 tm send-keys -t t q
 prompt_ok 0
+
+# a snapshot that cannot be written is said on screen; parallax goes on
+tm send-keys -t t "clear; $bin -t 0.5 --report-dir /dev/null/x; echo EXIT=\$?" Enter
+wait_for 10 has '^CPU user % +[0-9]+\.[0-9]' || { screen; fail "no figures"; }
+tm send-keys -t t s
+wait_for 5 has '^ not saved: .*/dev/null/x' || { screen; fail "no save error"; }
+wait_for 5 has '^forks/s +[0-9]' || { screen; fail "stopped after a failed save"; }
+tm send-keys -t t q
+prompt_ok 0
+echo "ok: a failed snapshot is said and parallax goes on"
 
 pid_of() { pgrep -f "^$bin -t 0.5" | head -1; }
 for sig in INT TERM HUP; do

@@ -1,0 +1,17 @@
+/* --baseline [LABEL=]FILE: saved reports shown as fixed columns, with their
+ * workload figures in the jobs so ratios against them work like a live
+ * guest's. */
+#ifndef PARALLAX_BASELINES_H
+#define PARALLAX_BASELINES_H
+
+#include <stddef.h>
+
+#include "core/jobs.h"
+#include "core/session.h"
+
+/* Reads each of the n arguments and adds it to s and j. 0, or -1 with a
+ * one-line message in err (the file and what is wrong with it). */
+int baselines_open(struct session *s, struct jobs *j, const char *const *args,
+                   int n, char *err, size_t errlen);
+
+#endif
