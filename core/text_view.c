@@ -28,10 +28,13 @@ static void print_headers(FILE *f, const struct source_model *srcs,
         fprintf(f, "%-*s", VIEW_LABEL_W, "");
         for (int c = 0; c < ncol; c++) {
             if (cols[c].kind == VC_RATIO) {
-                const char *x = row == 0 ? (utf8 ? "\u00d7" : "x") : "";
-                fprintf(f, "%*s%s", VIEW_RATIO_W - 1, "", x);
-                if (!*x)
-                    fputc(' ', f);
+                const char *x =
+                    row == 0
+                        ? view_column_ratio_header(&srcs[cols[c].src], utf8)
+                        : "";
+                /* one cell ("×") or two ("Δ%") */
+                int cells = *x == '\0' ? 0 : strchr(x, '%') ? 2 : 1;
+                fprintf(f, "%*s%s", VIEW_RATIO_W - cells, "", x);
                 continue;
             }
             char buf[160];
@@ -51,8 +54,10 @@ static void print_metric(FILE *f, const struct source_model *srcs,
     for (int c = 0; c < ncol; c++) {
         char val[32], spark[VIEW_SPARK_W * 4 + 1];
         if (cols[c].kind == VC_RATIO) {
-            view_ratio_text(view_metric_ratio(&srcs[cols[c].src], &srcs[0], id),
-                            val, sizeof(val));
+            view_column_ratio_text(
+                &srcs[cols[c].src],
+                view_metric_ratio(&srcs[cols[c].src], &srcs[0], id), val,
+                sizeof(val));
             fputs(val, f);
             continue;
         }
@@ -72,8 +77,9 @@ static void print_time(FILE *f, const struct source_model *srcs,
         char val[32], detail[64];
         int src = cols[c].src;
         if (cols[c].kind == VC_RATIO) {
-            view_ratio_text(view_time_ratio(&srcs[src], &srcs[0], row), val,
-                            sizeof(val));
+            view_column_ratio_text(&srcs[src],
+                                   view_time_ratio(&srcs[src], &srcs[0], row),
+                                   val, sizeof(val));
             fputs(val, f);
             continue;
         }

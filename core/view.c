@@ -64,8 +64,7 @@ static void backend_text(const struct source_model *m, char *buf, size_t n)
         snprintf(buf, n, "%s %s", be, m->target);
 }
 
-/* A baseline: a fixed column read from a saved report. */
-static bool is_baseline(const struct source_model *m)
+bool view_is_baseline(const struct source_model *m)
 {
     return m->backend && strcmp(m->backend, "baseline") == 0;
 }
@@ -73,7 +72,7 @@ static bool is_baseline(const struct source_model *m)
 void view_source_header(const struct source_model *m, int row, double now,
                         double interval, char *buf, size_t n)
 {
-    if (is_baseline(m) && (row == 1 || row == 3)) {
+    if (view_is_baseline(m) && (row == 1 || row == 3)) {
         const char *file = strrchr(m->target, '/');
         snprintf(buf, n, "%s",
                  row == 1 ? "saved run"
@@ -260,4 +259,23 @@ double view_time_ratio(const struct source_model *guest,
         return NAN;
     return ratio_oriented(guest->probe.sleep_took, host->probe.sleep_took,
                           RO_HIGHER_WORSE);
+}
+
+void view_column_ratio_text(const struct source_model *m, double r, char *buf,
+                            size_t n)
+{
+    if (!view_is_baseline(m) || !isfinite(r)) {
+        view_ratio_text(r, buf, n);
+        return;
+    }
+    char raw[16];
+    snprintf(raw, sizeof(raw), "%+.0f%%", (r - 1) * 100);
+    snprintf(buf, n, "%*s", VIEW_RATIO_W, raw);
+}
+
+const char *view_column_ratio_header(const struct source_model *m, bool utf8)
+{
+    if (view_is_baseline(m))
+        return utf8 ? "\u0394%" : "d%";
+    return utf8 ? "\u00d7" : "x";
 }

@@ -49,6 +49,18 @@ double view_metric_ratio(const struct source_model *guest,
 /* A ratio right-aligned in VIEW_RATIO_W: " 5.4", " 12", or " -" for none. */
 void view_ratio_text(double r, char *buf, size_t n);
 
+/* True for a baseline column (a saved report): its ratio column shows the
+ * same oriented ratio as a difference, Δ%. */
+bool view_is_baseline(const struct source_model *m);
+
+/* The ratio column's text for source m: view_ratio_text, or for a
+ * baseline the difference "+12%" (worse there by 12%), " -" for none. */
+void view_column_ratio_text(const struct source_model *m, double r, char *buf,
+                            size_t n);
+
+/* The ratio column's header: "×" ("x"), or "Δ%" ("d%") for a baseline. */
+const char *view_column_ratio_header(const struct source_model *m, bool utf8);
+
 #endif
 
 /* The Time rows: how far each source's time can be trusted. */

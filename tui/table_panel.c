@@ -183,8 +183,10 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
                               int wl_top, bool utf8)
 {
     char buf[16];
-    put_cells(y0, x + VIEW_RATIO_W - 1, 1, colors_attr(ROLE_SOURCE),
-              utf8 ? "\u00d7" : "x");
+    const char *head = view_column_ratio_header(&s->model[src], utf8);
+    int cells = strchr(head, '%') ? 2 : 1; /* "×" or "Δ%" */
+    put_cells(y0, x + VIEW_RATIO_W - cells, cells, colors_attr(ROLE_SOURCE),
+              head);
     for (int id = 0; id < l->n_metrics; id++) {
         if (id == METRIC_COUNT)
             continue; /* the "time" line */
@@ -192,16 +194,16 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
                        ? view_metric_ratio(&s->model[src], &s->model[0], id)
                        : view_time_ratio(&s->model[src], &s->model[0],
                                          id - METRIC_COUNT - 1);
-        view_ratio_text(r, buf, sizeof(buf));
+        view_column_ratio_text(&s->model[src], r, buf, sizeof(buf));
         put(l->y_metrics + id, x, VIEW_RATIO_W, ratio_attr(r), buf);
     }
     for (int row = 0; row < l->n_wl; row++) {
         double r = view_job_ratio(j, src, wl_top + row);
-        view_ratio_text(r, buf, sizeof(buf));
+        view_column_ratio_text(&s->model[src], r, buf, sizeof(buf));
         put(l->y_wl + row, x, VIEW_RATIO_W, ratio_attr(r), buf);
     }
     double idx = view_job_index(j, src);
-    view_ratio_text(idx, buf, sizeof(buf));
+    view_column_ratio_text(&s->model[src], idx, buf, sizeof(buf));
     put(l->y_index, x, VIEW_RATIO_W, ratio_attr(idx) | A_BOLD, buf);
 }
 

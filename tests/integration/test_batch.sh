@@ -6,6 +6,7 @@
 # one-line error and exit 2; an unwritable report directory is said and
 # the report still reaches stdout; SIGINT still writes what was measured.
 set -u
+export LANG=C.UTF-8 LC_ALL= # the × and Δ% headers are UTF-8
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
@@ -34,8 +35,9 @@ echo "ok: batch on host and g1: $(grep -E '^FINAL SCORE' "$work/r.txt")"
 
 "$bin" --text -n 1 -t 0.3 --baseline "then=$work/r.json" >"$work/b.txt" ||
     fail "--baseline exited $?"
-grep -qE '^ +host +baseline:then +×' "$work/b.txt" || fail "no baseline column"
-echo "ok: the JSON reads back as a baseline column"
+grep -qE '^ +host +baseline:then +Δ%' "$work/b.txt" || fail "no baseline column"
+grep -qE '^CPU idle % .* [+-][0-9]+%$' "$work/b.txt" || fail "no Δ% against the baseline"
+echo "ok: the JSON reads back as a baseline column with Δ%"
 
 "$bin" --batch syscall-null -r 1 -h "gone=localhost:$dead" \
     -o "$work/d.txt" 2>"$work/err"

@@ -5,6 +5,7 @@
 # within three intervals while the host keeps updating, and comes back
 # live by itself when its pmcd returns.
 set -u
+export LANG=C.UTF-8 LC_ALL= # the × and Δ% headers are UTF-8
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
