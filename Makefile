@@ -82,7 +82,7 @@ asan: deps
 	@$(MAKE) --no-print-directory guest
 	@ln -sfn ../$(BUILD)/guest build-asan/guest
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    ./tests/run_all.sh build-asan
+	    PARALLAX_SANITIZED=1 ./tests/run_all.sh build-asan
 
 bench: deps
 	@$(MAKE) --no-print-directory build

@@ -55,7 +55,14 @@ run_workload() {
     wait_for 60 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^  $name +[0-9.]+[kM]? ±[^ ]+ [^ ]+ +[0-9.]+[kM]? ±[^ ]+ [^ ]+ +[0-9.]+\$'" ||
         { screen; fail "$name gave no figures on both sides"; }
     r=$(ratio "$name")
-    awk -v r="$r" 'BEGIN { exit !(r > 1) }' || fail "$name ratio $r not above 1"
+    # sanitized builds slow the host's side (a fork copies ASan's shadow
+    # mappings): there a ratio only has to exist
+    if [ -n "${PARALLAX_SANITIZED:-}" ]; then
+        awk -v r="$r" 'BEGIN { exit !(r > 0) }' || fail "$name: no ratio"
+    else
+        awk -v r="$r" 'BEGIN { exit !(r > 1) }' ||
+            fail "$name ratio $r not above 1"
+    fi
     echo "ok: $(screen | grep -E "^  $name " | sed 's/  */ /g')"
 }
 run_workload syscall-null 0
