@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "core/clock.h"
 #include "core/sample.h"
 
 struct backend {
@@ -36,7 +37,5 @@ extern const struct backend *const local_backends[];
 /* ... and a guest or other host running pmcd. */
 extern const struct backend *const remote_backends[];
 
-/* Host CLOCK_MONOTONIC in seconds. */
-double mono_now(void);
 
 #endif

@@ -1,8 +1,6 @@
 /* The backend registries, in order of preference. This host: PCP's local
  * context first (the same metrics a guest's pmcd serves), libgtop and /proc
  * when PCP cannot be opened. Guests and other hosts: their pmcd. */
-#include <time.h>
-
 #include "collectors/backend.h"
 
 const struct backend *const local_backends[] = {
@@ -15,10 +13,3 @@ const struct backend *const remote_backends[] = {
     &backend_pcp_host,
     NULL,
 };
-
-double mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}

@@ -143,18 +143,16 @@ static int gtop_fetch(void *state, struct sample *out)
     glibtop_cpu cpu;
     glibtop_loadavg load;
     glibtop_mem mem;
-    struct timespec now;
 
-    out->t_before = mono_now();
+    out->t_before = clock_mono();
     glibtop_get_cpu(&cpu);
     glibtop_get_loadavg(&load);
     glibtop_get_mem(&mem);
     read_proc_stat(st, out);
     read_diskstats(out);
     double avail = mem_available();
-    out->t_after = mono_now();
-    clock_gettime(CLOCK_REALTIME, &now);
-    out->t_source = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+    out->t_after = clock_mono();
+    out->t_source = clock_real();
 
     /* libgtop counts CPU time in ticks of cpu.frequency per second */
     double ms = 1000.0 / (double)(cpu.frequency ? cpu.frequency : 100);

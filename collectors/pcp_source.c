@@ -254,10 +254,10 @@ static int pcp_fetch(void *state, struct sample *out)
     struct pcp_state *st = state;
     pmResult *rp = NULL;
     pmUseContext(st->ctx);
-    out->t_before = mono_now();
+    out->t_before = clock_mono();
     int sts =
         pmFetch(NPMID + (st->pj.known ? PMDA_NMETRICS : 0), st->pmids, &rp);
-    out->t_after = mono_now();
+    out->t_after = clock_mono();
     if (sts < 0) {
         fmt_err(out->error, sizeof(out->error), "fetch", sts);
         return -1;

@@ -60,7 +60,7 @@ static bool sleep_until(struct sampler *s, double until)
     struct timespec ts = {.tv_sec = (time_t)until};
     ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
     pthread_mutex_lock(&s->lock);
-    while (!s->stop && !s->ncmd && mono_now() < until)
+    while (!s->stop && !s->ncmd && clock_mono() < until)
         if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) == ETIMEDOUT)
             break;
     bool stop = s->stop;
@@ -71,10 +71,7 @@ static bool sleep_until(struct sampler *s, double until)
 /* The host's realtime clock at host monotonic time `mono` (just past). */
 static double realtime_at(double mono)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    double real = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-    return real - (mono_now() - mono);
+    return clock_real() - (clock_mono() - mono);
 }
 
 /* Makes the queued stores; their outcomes go into smp. */
@@ -137,7 +134,7 @@ static void *sampler_main(void *arg)
     struct sampler *s = arg;
     const struct backend *be = NULL;
     void *state = NULL;
-    double next = mono_now(), retry = RETRY_MIN;
+    double next = clock_mono(), retry = RETRY_MIN;
     struct sample *cur = calloc(1, sizeof(*cur)); /* large: not on stack */
     if (!cur)
         return NULL;
@@ -159,23 +156,23 @@ static void *sampler_main(void *arg)
             }
         }
         if (!cur->ok && !cur->t_after)
-            cur->t_before = cur->t_after = mono_now();
+            cur->t_before = cur->t_after = clock_mono();
 
         double iv = current_interval(s);
         next += iv;
         if (!cur->ok) {
-            next = fmax(next, mono_now() + retry);
+            next = fmax(next, clock_mono() + retry);
             retry = fmin(retry * 2, RETRY_MAX);
             cur->retry_at = next;
         }
-        if (next < mono_now()) /* fell behind: skip, do not burst */
-            next = mono_now() + iv;
+        if (next < clock_mono()) /* fell behind: skip, do not burst */
+            next = clock_mono() + iv;
         publish(s, cur);
         if (sleep_until(s, next))
             break;
         /* woken early by a store: make it (and a fetch) now, and keep the
          * cadence of the regular fetches */
-        if (mono_now() < next)
+        if (clock_mono() < next)
             next -= iv;
     }
     if (be)

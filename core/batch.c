@@ -3,6 +3,7 @@
  * loop waits on the samplers' wake pipe with a short timeout so runs are
  * polled as they progress. */
 #include "core/batch.h"
+#include "core/clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,13 +34,6 @@ static volatile sig_atomic_t stop_requested;
 static void on_stop(int sig)
 {
     stop_requested = sig;
-}
-
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* The catalogue indexes (in j) of a suite or a comma list of workloads.
@@ -95,8 +89,8 @@ static void step(struct session *s, struct jobs *j, struct host_probe *hp,
 static void wait_sources(struct session *s, struct jobs *j,
                          struct host_probe *hp)
 {
-    double until = mono() + FIRST_ANSWER_WAIT;
-    while (!stop_requested && mono() < until) {
+    double until = clock_mono() + FIRST_ANSWER_WAIT;
+    while (!stop_requested && clock_mono() < until) {
         bool ready = true;
         for (int i = 0; i < s->nsrc; i++)
             if (!session_is_fixed(s, i) && s->model[i].samples < 2 &&
@@ -147,9 +141,9 @@ static bool run_one(struct session *s, struct jobs *j, struct host_probe *hp,
         if (stop_requested)
             jobs_stop_all(j, s);
         step(s, j, hp, 0.25);
-        if (mono() >= next_line) { /* at most one line a second */
+        if (clock_mono() >= next_line) { /* at most one line a second */
             progress(s, j, k, n, w);
-            next_line = mono() + 1;
+            next_line = clock_mono() + 1;
         }
     }
     progress(s, j, k, n, w);

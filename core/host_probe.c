@@ -1,18 +1,12 @@
 /* See host_probe.h. */
 #include "core/host_probe.h"
+#include "core/clock.h"
 
 #include <time.h>
 
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void host_probe_init(struct host_probe *h)
 {
-    *h = (struct host_probe){.p = PROBE_INIT, .next = mono()};
+    *h = (struct host_probe){.p = PROBE_INIT, .next = clock_mono()};
 }
 
 int host_probe_fd(const struct host_probe *h)
@@ -34,7 +28,7 @@ bool host_probe_step(struct host_probe *h, struct source_model *m, bool busy)
                                          .spin_cpu = r->spin_cpu};
         return true;
     }
-    double now = mono();
+    double now = clock_mono();
     if (busy || now < h->next)
         return false;
     h->next = now + HOST_PROBE_EVERY;

@@ -2,6 +2,7 @@
  * host's samples are the clock: after each, the guests get a short grace to
  * deliver theirs, then one refresh is printed. */
 #include "core/text_mode.h"
+#include "core/clock.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -26,13 +27,6 @@ static void on_stop(int sig)
 {
     (void)sig;
     stop_requested = 1;
-}
-
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Waits up to `timeout` seconds (< 0: for ever) for samples and folds them
@@ -102,16 +96,16 @@ int text_mode_run(const struct options *o)
     host_probe_init(&probe);
     host_probe_step(&probe, &s.model[0], false);
     long printed = 0;
-    double first_deadline = mono() + FIRST_ANSWER_WAIT;
+    double first_deadline = clock_mono() + FIRST_ANSWER_WAIT;
     double grace = fmin(0.25 * o->interval, 0.5);
     while (!stop_requested && (o->samples == 0 || printed < o->samples)) {
         if (!wait_samples(&s, -1))
             break;
         if (s.model[0].updates == seen[0])
             continue; /* a guest's sample: wait for the host's tick */
-        double until = mono() + grace;
-        while (!guests_caught_up(&s, seen) && mono() < until)
-            if (!wait_samples(&s, until - mono()))
+        double until = clock_mono() + grace;
+        while (!guests_caught_up(&s, seen) && clock_mono() < until)
+            if (!wait_samples(&s, until - clock_mono()))
                 break;
         for (int i = 0; i < s.nsrc; i++)
             seen[i] = s.model[i].updates;
@@ -119,7 +113,7 @@ int text_mode_run(const struct options *o)
          * refresh also waits (a while) for every guest's first answer */
         if (s.model[0].samples <= 1)
             continue;
-        if (!printed && !all_answered(&s) && mono() < first_deadline)
+        if (!printed && !all_answered(&s) && clock_mono() < first_deadline)
             continue;
         text_view_print(stdout, s.model, s.nsrc, s.interval, utf8);
         printed++;

@@ -2,6 +2,7 @@
  * column, one line per metric, then a blank line. Columns have fixed widths
  * so refreshes line up under each other. */
 #include "core/text_view.h"
+#include "core/clock.h"
 
 #include <string.h>
 #include <time.h>
@@ -12,18 +13,11 @@
 #define COL_W    (VIEW_VALUE_W + 1 + VIEW_SPARK_W + 3)
 #define MAX_COLS (2 * 64)
 
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void print_headers(FILE *f, const struct source_model *srcs,
                           const struct view_col *cols, int ncol,
                           double interval, bool utf8)
 {
-    double now = mono();
+    double now = clock_mono();
     for (int row = 0; row < VIEW_HEADER_ROWS; row++) {
         fprintf(f, "%-*s", VIEW_LABEL_W, "");
         for (int c = 0; c < ncol; c++) {

@@ -3,6 +3,7 @@
  * that is left, up to twice their --text width, and shrink before any
  * column scrolls out. All cell text comes from core/view.c. */
 #include "tui/table_panel.h"
+#include "core/clock.h"
 
 #include <curses.h>
 #include <math.h>
@@ -29,13 +30,6 @@ struct layout {
     int y_metrics, n_metrics;       /* counter rows */
     int y_sep, y_wl, n_wl, y_index; /* workloads section */
 };
-
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void layout_columns(struct layout *l, const struct session *s, int first)
 {
@@ -115,7 +109,7 @@ static void draw_headers(const struct session *s, const struct jobs *j, int src,
                          int x, const struct layout *l, int y0)
 {
     const struct source_model *m = &s->model[src];
-    double now = mono();
+    double now = clock_mono();
     for (int row = 0; row < VIEW_HEADER_ROWS; row++) {
         char buf[160];
         view_source_header(m, row, now, s->interval, buf, sizeof(buf));

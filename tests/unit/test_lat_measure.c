@@ -1,7 +1,8 @@
 /* lat_measure, the timing loop of the composite latency workloads: the
  * reference loops run exactly as many operations as the measured one (the
- * subtraction is only fair then), count mode is exact, duration mode ends
- * near its deadline, progress is published, and a stop ends it at once. */
+ * subtraction is only fair then), the figure is the median of the
+ * batches' figures, count mode is exact, duration mode ends near its
+ * deadline, progress is published, and a stop ends it at once. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,6 +48,28 @@ static int ref_loop(void *arg, uint64_t n)
     return 0;
 }
 
+/* what the workloads do: the measured cost less a ref's */
+static double difference(void *arg, double us, const double *ref_us)
+{
+    (void)arg;
+    return us - ref_us[0];
+}
+
+/* 1 for every batch but the first two, which are far off */
+static double outliers_first(void *arg, double us, const double *ref_us)
+{
+    int *calls = arg;
+    (void)us, (void)ref_us;
+    return ++*calls <= 2 ? 1e6 : 1;
+}
+
+static int spin_loop(void *arg, uint64_t n)
+{
+    (void)arg;
+    spin(n);
+    return 0;
+}
+
 static int failing_loop(void *arg, uint64_t n)
 {
     (void)arg, (void)n;
@@ -68,12 +91,14 @@ static void test_count_mode_pairs_refs(void **state)
     struct counts c = {0};
     struct lat_ref ref = {ref_loop, 0};
     struct wl_result res = {0};
-    assert_int_equal(lat_measure(&ctx, main_loop, &c, &ref, 1, &res), 0);
+    assert_int_equal(
+        lat_measure(&ctx, main_loop, &c, &ref, 1, difference, &res), 0);
     assert_int_equal(res.ops, 12345);
     assert_int_equal(atomic_load(&p.ops), 12345);
     /* past its warm-up, the ref ran exactly the measured operations */
     assert_int_equal(c.ref - c.ref_warm, res.ops);
-    assert_true(res.wall > 0 && ref.secs > 0);
+    assert_true(res.wall > 0 && ref.us > 0);
+    assert_true(isfinite(res.figure));
 }
 
 static void test_duration_mode(void **state)
@@ -85,11 +110,13 @@ static void test_duration_mode(void **state)
     struct lat_ref ref = {ref_loop, 0};
     struct wl_result res = {0};
     double t0 = now();
-    assert_int_equal(lat_measure(&ctx, main_loop, &c, &ref, 1, &res), 0);
+    assert_int_equal(
+        lat_measure(&ctx, main_loop, &c, &ref, 1, difference, &res), 0);
     double took = now() - t0;
     assert_true(took >= 0.2 && took < 1.0);
     /* fn's share of the time is what wall holds, the rest is the ref's */
-    assert_true(res.wall > 0.05 && res.wall + ref.secs <= took);
+    double ref_secs = ref.us * 1e-6 * (double)res.ops;
+    assert_true(res.wall > 0.05 && res.wall + ref_secs <= took);
     assert_true(res.ops > 0);
     assert_true(res.user + res.sys <= res.wall + 0.02);
 }
@@ -102,14 +129,30 @@ static void test_stop_and_failure(void **state)
     struct counts c = {.stop_after = &p};
     struct wl_result res = {0};
     double t0 = now();
-    assert_int_equal(lat_measure(&ctx, main_loop, &c, NULL, 0, &res), 1);
+    assert_int_equal(
+        lat_measure(&ctx, main_loop, &c, NULL, 0, difference, &res), 1);
     assert_true(now() - t0 < 1.0);
 
     atomic_store(&p.stop, 0);
-    assert_int_equal(lat_measure(&ctx, failing_loop, &c, NULL, 0, &res), -1);
+    assert_int_equal(
+        lat_measure(&ctx, failing_loop, &c, NULL, 0, difference, &res), -1);
     struct lat_ref bad = {failing_loop, 0};
     ctx.duration = 0.05;
-    assert_int_equal(lat_measure(&ctx, ref_loop, &c, &bad, 1, &res), -1);
+    assert_int_equal(lat_measure(&ctx, ref_loop, &c, &bad, 1, difference, &res),
+                     -1);
+}
+
+static void test_figure_is_median_of_batches(void **state)
+{
+    (void)state;
+    struct wl_progress p = {0};
+    struct wl_ctx ctx = {.progress = &p, .duration = 0.2};
+    struct wl_result res = {0};
+    int calls = 0;
+    assert_int_equal(
+        lat_measure(&ctx, spin_loop, &calls, NULL, 0, outliers_first, &res), 0);
+    assert_true(calls >= 5);
+    assert_true(res.figure == 1);
 }
 
 static void test_calibrate_and_extra(void **state)
@@ -137,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_count_mode_pairs_refs),
         cmocka_unit_test(test_duration_mode),
         cmocka_unit_test(test_stop_and_failure),
+        cmocka_unit_test(test_figure_is_median_of_batches),
         cmocka_unit_test(test_calibrate_and_extra),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
