@@ -37,5 +37,4 @@ extern const struct backend *const local_backends[];
 /* ... and a guest or other host running pmcd. */
 extern const struct backend *const remote_backends[];
 
-
 #endif

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,11 +79,10 @@ static void phase_start(struct disk *d)
     d->t0 = wl_now();
 }
 
-/* Ends a phase that did `amount` of `unit` and records its rate. */
-static void phase_end(struct disk *d, const char *name, const char *unit,
-                      double amount)
+/* Records the rate of a phase that did `amount` of `unit` in secs. */
+static void phase_record(struct disk *d, const char *name, const char *unit,
+                         double amount, double secs)
 {
-    double secs = wl_now() - d->t0;
     struct wl_extra *x = &d->res->extra[d->res->nextra++];
     snprintf(x->name, sizeof(x->name), "%s", name);
     snprintf(x->unit, sizeof(x->unit), "%s", unit);
@@ -90,15 +90,28 @@ static void phase_end(struct disk *d, const char *name, const char *unit,
     wl_meter_publish(&d->m, d->ctx->progress, d->done);
 }
 
+/* Ends a phase started with phase_start and records its rate. */
+static void phase_end(struct disk *d, const char *name, const char *unit,
+                      double amount)
+{
+    phase_record(d, name, unit, amount, wl_now() - d->t0);
+}
+
 static double kb(const struct disk *d)
 {
     return (double)d->size / 1024.0;
 }
 
-/* ---- the big file: 0 when done, 1 when stopped, -1 on failure ---- */
+/* ---- the big file: 0 when done, 1 when stopped, -1 on failure ----
+ * As in bonnie++, opening is not timed (a write phase starts from a new
+ * file: unlinked, then created) while fsync and close are. */
 
 static int open_big(const struct disk *d, int flags)
 {
+    if (flags & O_CREAT) {
+        unlinkat(d->dirfd, BIGFILE, 0);
+        flags |= O_EXCL;
+    }
     return openat(d->dirfd, BIGFILE, flags | O_CLOEXEC, 0600);
 }
 
@@ -128,8 +141,9 @@ static int put_chars(struct disk *d)
 {
     int fd;
     FILE *f;
-    if (open_chars(d, O_WRONLY | O_CREAT | O_TRUNC, "w", &fd, &f) < 0)
+    if (open_chars(d, O_WRONLY | O_CREAT, "w", &fd, &f) < 0)
         return -1;
+    phase_start(d);
     int rc = 0;
     for (off_t i = 0; i < d->size && rc == 0; i++) {
         char c = (char)(i & 0x7f);
@@ -150,6 +164,7 @@ static int get_chars(struct disk *d)
     FILE *f;
     if (open_chars(d, O_RDONLY, "r", &fd, &f) < 0)
         return -1;
+    phase_start(d);
     int rc = 0;
     off_t n = 0;
     for (;;) {
@@ -169,9 +184,10 @@ static int get_chars(struct disk *d)
 
 static int put_blocks(struct disk *d)
 {
-    int fd = open_big(d, O_WRONLY | O_CREAT | O_TRUNC);
+    int fd = open_big(d, O_WRONLY | O_CREAT);
     if (fd < 0)
         return -1;
+    phase_start(d);
     int rc = 0;
     for (off_t at = 0; at < d->size && rc == 0; at += CHUNK)
         if (write(fd, d->buf, CHUNK) != CHUNK)
@@ -189,6 +205,7 @@ static int rewrite_blocks(struct disk *d)
     int fd = open_big(d, O_RDWR);
     if (fd < 0)
         return -1;
+    phase_start(d);
     int rc = 0;
     for (off_t at = 0; at < d->size && rc == 0; at += CHUNK) {
         if (read(fd, d->buf, CHUNK) != CHUNK)
@@ -210,6 +227,7 @@ static int get_blocks(struct disk *d)
     int fd = open_big(d, O_RDONLY);
     if (fd < 0)
         return -1;
+    phase_start(d);
     int rc = 0;
     off_t n = 0;
     ssize_t got;
@@ -224,36 +242,53 @@ static int get_blocks(struct disk *d)
     return rc;
 }
 
-/* ---- random seeks, in `seekers` processes sharing the 8192 seeks ---- */
+/* ---- random seeks ----
+ * As bonnie++ hands them out: the seekers all read one-byte tickets from
+ * one pipe, 1 for a seek, 0 for "done", so the 8192 seeks go to whichever
+ * seeker is ready. Each seek reads a block; a seeker's 1st, 11th, 21st...
+ * block is dirtied and written back. The phase runs from the tickets'
+ * writing to the last seeker's end (after its fsync and close). */
 
-static _Noreturn void seeker(struct disk *d, int k, int nseek,
-                             _Atomic uint64_t *count)
+#define MAX_SEEKERS 64
+
+struct seek_shared {
+    _Atomic uint64_t count;
+    double end[MAX_SEEKERS];
+};
+
+static _Noreturn void seeker(struct disk *d, int k, const int *tickets,
+                             struct seek_shared *sh)
 {
-    uint64_t rng = d->rng + (uint64_t)k * 0x9e3779b97f4a7c15ULL;
-    off_t chunks = d->size / CHUNK;
+    uint64_t rng = d->rng + (uint64_t)(k + 1) * 0x9e3779b97f4a7c15ULL;
+    uint64_t chunks = (uint64_t)(d->size / CHUNK);
+    close(tickets[1]);
     int fd = open_big(d, O_RDWR);
     if (fd < 0 || spread_pin(&d->sp, k) < 0)
         _exit(1);
-    for (int i = 0; i < nseek; i++) {
-        off_t at = (off_t)(rnd(&rng) % (uint64_t)chunks) * CHUNK;
+    char t;
+    for (unsigned n = 0; read(tickets[0], &t, 1) == 1 && t; n++) {
+        off_t at = (off_t)(rnd(&rng) % chunks) * CHUNK;
         if (wl_should_stop(d->ctx))
             _exit(1);
         if (lseek(fd, at, SEEK_SET) < 0 || read(fd, d->buf, CHUNK) != CHUNK)
             _exit(1);
-        if (rnd(&rng) % 10 == 0) { /* dirty one block in ten */
-            d->buf[0]++;
+        if (n % 10 == 0) {
+            d->buf[rnd(&rng) % CHUNK]--;
             if (lseek(fd, at, SEEK_SET) < 0 ||
                 write(fd, d->buf, CHUNK) != CHUNK)
                 _exit(1);
         }
-        atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&sh->count, 1, memory_order_relaxed);
     }
-    _exit(fsync(fd) == 0 ? 0 : 1);
+    if (fsync(fd) < 0 || close(fd) < 0)
+        _exit(1);
+    sh->end[k] = wl_now();
+    _exit(0);
 }
 
 /* Waits for the seekers, publishing their count; 0, 1 or -1. */
 static int reap_seekers(struct disk *d, pid_t *pid, int n,
-                        _Atomic uint64_t *count)
+                        struct seek_shared *sh)
 {
     const struct timespec poll = {0, 5000000L};
     int rc = 0, left = n;
@@ -268,7 +303,7 @@ static int reap_seekers(struct disk *d, pid_t *pid, int n,
             if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
                 rc = -1;
         }
-        d->done = base + atomic_load(count);
+        d->done = base + atomic_load(&sh->count);
         wl_meter_publish(&d->m, d->ctx->progress, d->done);
         if (left > 0)
             nanosleep(&poll, NULL);
@@ -276,28 +311,44 @@ static int reap_seekers(struct disk *d, pid_t *pid, int n,
     return wl_should_stop(d->ctx) ? 1 : rc;
 }
 
+/* Starts the seekers, deals out the tickets, records the rate. */
 static int seeks(struct disk *d)
 {
-    int n = (int)d->ctx->param[P_SEEKERS];
-    pid_t pid[64] = {0};
-    _Atomic uint64_t *count = mmap(NULL, sizeof(*count), PROT_READ | PROT_WRITE,
-                                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (count == MAP_FAILED)
+    static char tick_buf[SEEKS + MAX_SEEKERS];
+    int n = (int)d->ctx->param[P_SEEKERS], tickets[2];
+    pid_t pid[MAX_SEEKERS] = {0};
+    struct seek_shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+                                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (sh == MAP_FAILED)
         return -1;
+    if (pipe2(tickets, O_CLOEXEC) < 0) {
+        munmap(sh, sizeof(*sh));
+        return -1;
+    }
     int rc = 0;
     for (int k = 0; k < n && rc == 0; k++) {
         pid[k] = wl_fork();
         if (pid[k] == 0)
-            seeker(d, k, SEEKS / n + (k < SEEKS % n), count);
+            seeker(d, k, tickets, sh);
         if (pid[k] < 0)
             rc = -1;
     }
-    if (rc < 0)
+    close(tickets[0]);
+    memset(tick_buf, 1, SEEKS);
+    memset(tick_buf + SEEKS, 0, MAX_SEEKERS);
+    double t0 = wl_now();
+    if (rc == 0 && write(tickets[1], tick_buf, (size_t)(SEEKS + n)) !=
+                       (ssize_t)(SEEKS + n))
+        rc = -1;
+    close(tickets[1]); /* a seeker left waiting now reads end of file */
+    int r2 = reap_seekers(d, pid, n, sh);
+    if (rc == 0 && r2 == 0) {
+        double last = t0;
         for (int k = 0; k < n; k++)
-            if (pid[k] > 0)
-                kill(pid[k], SIGKILL);
-    int r2 = reap_seekers(d, pid, n, count);
-    munmap(count, sizeof(*count));
+            last = fmax(last, sh->end[k]);
+        phase_record(d, "random seeks", "seeks/s", SEEKS, last - t0);
+    }
+    munmap(sh, sizeof(*sh));
     return rc < 0 ? -1 : r2;
 }
 
@@ -452,17 +503,12 @@ static int disk_run(struct wl_ctx *ctx, struct wl_result *res)
     wl_meter_start(&d.m);
     int rc = 0;
     for (size_t i = 0; i < sizeof(data) / sizeof(data[0]) && rc == 0; i++) {
-        phase_start(&d);
-        rc = data[i].fn(&d);
+        rc = data[i].fn(&d); /* starts the clock once the file is open */
         if (rc == 0)
             phase_end(&d, data[i].name, "KB/s", kb(&d));
     }
-    if (rc == 0) {
-        phase_start(&d);
+    if (rc == 0)
         rc = seeks(&d);
-        if (rc == 0)
-            phase_end(&d, "random seeks", "seeks/s", SEEKS);
-    }
     unlinkat(d.dirfd, BIGFILE, 0);
     if (rc == 0)
         rc = files(&d);
@@ -488,8 +534,8 @@ const struct workload wl_disk = {
              1 << 20, true},
             {"char_io", "per-char phases: 0 putc/getc, 1 write/read 1 byte", 0,
              0, 1, true},
-            {"seekers", "processes sharing the 8192 random seeks", 5, 1, 64,
-             true},
+            {"seekers", "processes sharing the 8192 random seeks", 5, 1,
+             MAX_SEEKERS, true},
             SPREAD_PARAM_PLACEMENT,
             SPREAD_PARAM_CPU,
         },
