@@ -3,8 +3,8 @@
 #include "workloads/lat_measure.h"
 
 #include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -91,62 +91,83 @@ static void publish(struct wl_progress *p, const struct wl_result *res)
     atomic_store_explicit(&p->ops, res->ops, memory_order_release);
 }
 
+/* Runs each ref for n operations; their seconds go to secs[] if given. */
 static int run_refs(struct lat_ref *refs, int nrefs, void *arg, uint64_t n,
-                    bool timed)
+                    double *secs)
 {
     for (int i = 0; i < nrefs; i++) {
         double t0 = now();
         if (refs[i].fn(arg, n) < 0)
             return -1;
-        if (timed)
-            refs[i].secs += now() - t0;
+        if (secs)
+            secs[i] = now() - t0;
     }
     return 0;
 }
 
-/* One batch of fn, its costs added to res. 0 or -1. */
+/* One batch of fn, its costs added to res; its seconds in *took. */
 static int timed_batch(lat_loop_fn fn, void *arg, uint64_t n,
-                       struct wl_result *res)
+                       struct wl_result *res, double *took)
 {
     double u0, s0, u1, s1;
     cpu_times(&u0, &s0);
     double t0 = now();
     if (fn(arg, n) < 0)
         return -1;
-    double t1 = now();
+    *took = now() - t0;
     cpu_times(&u1, &s1);
     res->ops += n;
-    res->wall += t1 - t0;
+    res->wall += *took;
     res->user += u1 - u0;
     res->sys += s1 - s0;
     return 0;
 }
 
-int lat_measure(struct wl_ctx *ctx, lat_loop_fn fn, void *arg,
-                struct lat_ref *refs, int nrefs, struct wl_result *res)
+/* The figures of the batches so far, growing as needed. */
+struct batch_figures {
+    double *v;
+    int n, cap;
+};
+
+static int keep(struct batch_figures *f, double x)
 {
-    uint64_t n;
-    int rc = ramp(ctx, fn, arg, &n);
-    if (rc != 0)
-        return rc;
-    if (run_refs(refs, nrefs, arg, n, false) < 0)
-        return -1;
-    for (int i = 0; i < nrefs; i++)
-        refs[i].secs = 0;
-    res->ops = 0;
-    res->wall = res->user = res->sys = 0;
+    if (f->n == f->cap) {
+        int cap = f->cap ? 2 * f->cap : 256;
+        double *v = realloc(f->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            fprintf(stderr, "lat_measure: out of memory\n");
+            return -1;
+        }
+        f->v = v;
+        f->cap = cap;
+    }
+    f->v[f->n++] = x;
+    return 0;
+}
+
+/* The batch loop of lat_measure; ref_secs[i] collects ref i's seconds. */
+static int batches(struct wl_ctx *ctx, lat_loop_fn fn, void *arg,
+                   struct lat_ref *refs, int nrefs, lat_figure_fn figure,
+                   uint64_t n, double *ref_secs, struct batch_figures *f,
+                   struct wl_result *res)
+{
     double start = now();
     for (;;) {
         if (wl_should_stop(ctx))
             return 1;
         if (ctx->count && n > ctx->count - res->ops)
             n = ctx->count - res->ops;
-        double b0 = now(), took = res->wall;
-        if (timed_batch(fn, arg, n, res) < 0)
+        double b0 = now(), took, secs[LAT_MAX_REFS], ref_us[LAT_MAX_REFS];
+        if (timed_batch(fn, arg, n, res, &took) < 0)
             return -1;
-        took = res->wall - took;
         publish(ctx->progress, res);
-        if (run_refs(refs, nrefs, arg, n, true) < 0)
+        if (run_refs(refs, nrefs, arg, n, secs) < 0)
+            return -1;
+        for (int i = 0; i < nrefs; i++) {
+            ref_secs[i] += secs[i];
+            ref_us[i] = secs[i] / (double)n * 1e6;
+        }
+        if (keep(f, figure(arg, took / (double)n * 1e6, ref_us)) < 0)
             return -1;
         double t = now();
         if (ctx->count ? res->ops >= ctx->count : t - start >= ctx->duration)
@@ -158,6 +179,34 @@ int lat_measure(struct wl_ctx *ctx, lat_loop_fn fn, void *arg,
         if (!ctx->count && per_op > 0 && n * per_op > left)
             n = (uint64_t)ceil(left / per_op);
     }
+}
+
+int lat_measure(struct wl_ctx *ctx, lat_loop_fn fn, void *arg,
+                struct lat_ref *refs, int nrefs, lat_figure_fn figure,
+                struct wl_result *res)
+{
+    if (nrefs < 0 || nrefs > LAT_MAX_REFS)
+        return -1;
+    uint64_t n;
+    int rc = ramp(ctx, fn, arg, &n);
+    if (rc != 0)
+        return rc;
+    if (run_refs(refs, nrefs, arg, n, NULL) < 0)
+        return -1;
+    res->ops = 0;
+    res->wall = res->user = res->sys = 0;
+    double ref_secs[LAT_MAX_REFS] = {0};
+    struct batch_figures f = {0};
+    rc = batches(ctx, fn, arg, refs, nrefs, figure, n, ref_secs, &f, res);
+    if (rc == 0) {
+        for (int i = 0; i < nrefs; i++)
+            refs[i].us = ref_secs[i] / (double)res->ops * 1e6;
+        struct wl_stats st;
+        stats_compute(f.v, f.n, &st);
+        res->figure = st.median;
+    }
+    free(f.v);
+    return rc;
 }
 
 void lat_extra(struct wl_result *res, const char *name, const char *unit,

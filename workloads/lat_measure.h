@@ -20,19 +20,30 @@ double lat_calibrate(const struct wl_ctx *ctx, lat_loop_fn fn, void *arg);
 
 /* A loop that lmbench times to subtract from the measured one. Run after
  * each measured batch with the same n, it sees the same conditions (a
- * busy machine skews a separate calibration); secs is its total. */
+ * busy machine skews a separate calibration). us: its microseconds per
+ * operation over the whole run, filled in by lat_measure. */
 struct lat_ref {
     lat_loop_fn fn;
-    double secs;
+    double us;
 };
+
+/* The figure of one batch from the microseconds per operation of the
+ * measured loop (us) and of each ref (ref_us[i]). */
+typedef double (*lat_figure_fn)(void *arg, double us, const double *ref_us);
+
+#define LAT_MAX_REFS 4
 
 /* Warms fn (and the refs) up for one interval, then runs batches of fn,
  * each followed by the nrefs refs, for ctx->duration seconds or
  * ctx->count operations of fn, publishing progress. Fills res->ops, wall,
- * user and sys with what fn's batches took, and refs[i].secs. 0 when
- * complete, 1 when a stop was asked for, -1 when a loop failed. */
+ * user and sys with what fn's batches took, refs[i].us, and res->figure:
+ * the median over the batches of figure() (lmbench reports the median of
+ * its tries; a difference taken batch by batch keeps both sides under
+ * the same conditions). 0 when complete, 1 when a stop was asked for, -1
+ * when a loop failed. */
 int lat_measure(struct wl_ctx *ctx, lat_loop_fn fn, void *arg,
-                struct lat_ref *refs, int nrefs, struct wl_result *res);
+                struct lat_ref *refs, int nrefs, lat_figure_fn figure,
+                struct wl_result *res);
 
 /* Appends the secondary figure name=value unit to res if there is room. */
 void lat_extra(struct wl_result *res, const char *name, const char *unit,
