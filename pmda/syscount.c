@@ -74,12 +74,7 @@ static _Noreturn void helper_main(pid_t parent, int sock)
 {
     proc_die_with_parent(parent);
     proc_reset_signals();
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(null, 2);
-    }
+    proc_stdio_null();
     dup2(sock, HELPER_FD);
     close_range(HELPER_FD + 1, ~0U, 0);
     for (;;) {

@@ -62,12 +62,7 @@ static _Noreturn void child(pid_t parent, int wfd)
 {
     proc_die_with_parent(parent);
     proc_reset_signals();
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(null, 2);
-    }
+    proc_stdio_null();
     if (wfd != 3) {
         dup2(wfd, 3);
         wfd = 3;

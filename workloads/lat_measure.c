@@ -9,32 +9,11 @@
 #include <time.h>
 
 #include "workloads/stats.h"
+#include "workloads/meter.h"
 
 #define LAT_TRIES      11    /* lmbench's TRIES */
 #define LAT_INTERVAL_S 0.010 /* one try, and the batch size aimed at */
 #define LAT_GROWTH_MAX 16.0
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static double tv_secs(struct timeval tv)
-{
-    return tv.tv_sec + tv.tv_usec * 1e-6;
-}
-
-/* Ours and our reaped children's, as the runner bills step workloads. */
-static void cpu_times(double *user, double *sys)
-{
-    struct rusage self, kids;
-    getrusage(RUSAGE_SELF, &self);
-    getrusage(RUSAGE_CHILDREN, &kids);
-    *user = tv_secs(self.ru_utime) + tv_secs(kids.ru_utime);
-    *sys = tv_secs(self.ru_stime) + tv_secs(kids.ru_stime);
-}
 
 /* The batch that should take LAT_INTERVAL_S, given n took `took`. */
 static uint64_t rescale(uint64_t n, double took)
@@ -54,10 +33,10 @@ static int ramp(const struct wl_ctx *ctx, lat_loop_fn fn, void *arg,
     for (*n = 1;;) {
         if (wl_should_stop(ctx))
             return 1;
-        double t0 = now();
+        double t0 = wl_now();
         if (fn(arg, *n) < 0)
             return -1;
-        double took = now() - t0;
+        double took = wl_now() - t0;
         if (took >= LAT_INTERVAL_S)
             return 0;
         *n = rescale(*n, took);
@@ -73,10 +52,10 @@ double lat_calibrate(const struct wl_ctx *ctx, lat_loop_fn fn, void *arg)
     for (int i = 0; i < LAT_TRIES; i++) {
         if (wl_should_stop(ctx))
             return NAN;
-        double t0 = now();
+        double t0 = wl_now();
         if (fn(arg, n) < 0)
             return NAN;
-        us[i] = (now() - t0) / (double)n * 1e6;
+        us[i] = (wl_now() - t0) / (double)n * 1e6;
     }
     struct wl_stats st;
     stats_compute(us, LAT_TRIES, &st);
@@ -96,11 +75,11 @@ static int run_refs(struct lat_ref *refs, int nrefs, void *arg, uint64_t n,
                     double *secs)
 {
     for (int i = 0; i < nrefs; i++) {
-        double t0 = now();
+        double t0 = wl_now();
         if (refs[i].fn(arg, n) < 0)
             return -1;
         if (secs)
-            secs[i] = now() - t0;
+            secs[i] = wl_now() - t0;
     }
     return 0;
 }
@@ -110,12 +89,12 @@ static int timed_batch(lat_loop_fn fn, void *arg, uint64_t n,
                        struct wl_result *res, double *took)
 {
     double u0, s0, u1, s1;
-    cpu_times(&u0, &s0);
-    double t0 = now();
+    wl_cpu_times(&u0, &s0);
+    double t0 = wl_now();
     if (fn(arg, n) < 0)
         return -1;
-    *took = now() - t0;
-    cpu_times(&u1, &s1);
+    *took = wl_now() - t0;
+    wl_cpu_times(&u1, &s1);
     res->ops += n;
     res->wall += *took;
     res->user += u1 - u0;
@@ -151,13 +130,13 @@ static int batches(struct wl_ctx *ctx, lat_loop_fn fn, void *arg,
                    uint64_t n, double *ref_secs, struct batch_figures *f,
                    struct wl_result *res)
 {
-    double start = now();
+    double start = wl_now();
     for (;;) {
         if (wl_should_stop(ctx))
             return 1;
         if (ctx->count && n > ctx->count - res->ops)
             n = ctx->count - res->ops;
-        double b0 = now(), took, secs[LAT_MAX_REFS], ref_us[LAT_MAX_REFS];
+        double b0 = wl_now(), took, secs[LAT_MAX_REFS], ref_us[LAT_MAX_REFS];
         if (timed_batch(fn, arg, n, res, &took) < 0)
             return -1;
         publish(ctx->progress, res);
@@ -169,7 +148,7 @@ static int batches(struct wl_ctx *ctx, lat_loop_fn fn, void *arg,
         }
         if (keep(f, figure(arg, took / (double)n * 1e6, ref_us)) < 0)
             return -1;
-        double t = now();
+        double t = wl_now();
         if (ctx->count ? res->ops >= ctx->count : t - start >= ctx->duration)
             return 0;
         /* the next batch: an interval long, not far past the deadline */

@@ -2,6 +2,7 @@
  * helpers of their own (ping-pong peers, fork benchmarks). */
 #include "workloads/proc.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -33,4 +34,16 @@ pid_t wl_fork(void)
     if (pid == 0)
         proc_die_with_parent(parent);
     return pid;
+}
+
+void proc_stdio_null(void)
+{
+    int null = open("/dev/null", O_RDWR);
+    if (null < 0)
+        return;
+    dup2(null, 0);
+    dup2(null, 1);
+    dup2(null, 2);
+    if (null > 2)
+        close(null);
 }

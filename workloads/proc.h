@@ -9,6 +9,10 @@
  * already gone (the race prctl alone leaves open). Call in the child. */
 void proc_die_with_parent(pid_t parent);
 
+/* Points stdin, stdout and stderr at /dev/null: a workload process never
+ * writes onto its caller's terminal. */
+void proc_stdio_null(void);
+
 /* Sets every signal to its default action and unblocks all of them. */
 void proc_reset_signals(void);
 

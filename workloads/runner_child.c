@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "workloads/proc.h"
+#include "workloads/meter.h"
 
 #define BATCH_MIN_S      0.005
 #define BATCH_TARGET_S   0.010
@@ -27,30 +28,6 @@ struct span {
     uint64_t ops;
     double wall, user, sys;
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static double tv_secs(struct timeval tv)
-{
-    return tv.tv_sec + tv.tv_usec * 1e-6;
-}
-
-/* CPU time of this process plus its waited-for children: workloads that
- * fork (process creation, ping-pong peers) are billed for their helpers
- * once those are reaped. */
-static void cpu_times(double *user, double *sys)
-{
-    struct rusage self, kids;
-    getrusage(RUSAGE_SELF, &self);
-    getrusage(RUSAGE_CHILDREN, &kids);
-    *user = tv_secs(self.ru_utime) + tv_secs(kids.ru_utime);
-    *sys = tv_secs(self.ru_stime) + tv_secs(kids.ru_stime);
-}
 
 /* Records why the run failed; returns -1 for the caller to pass up. */
 static int fail(const struct wl_child_args *a, const char *fmt, ...)
@@ -105,8 +82,8 @@ static int run_steps(const struct wl_child_args *a, struct wl_ctx *ctx,
                      double secs, uint64_t count, bool measured,
                      struct span *out)
 {
-    double t0 = now(), u0, s0;
-    cpu_times(&u0, &s0);
+    double t0 = wl_now(), u0, s0;
+    wl_cpu_times(&u0, &s0);
     uint64_t n = 1;
     *out = (struct span){0};
     for (;;) {
@@ -114,15 +91,15 @@ static int run_steps(const struct wl_child_args *a, struct wl_ctx *ctx,
             return 1;
         if (count && n > count - out->ops)
             n = count - out->ops;
-        double b0 = now();
+        double b0 = wl_now();
         if (a->w->step(ctx, n) < 0)
             return -1;
-        double t = now();
+        double t = wl_now();
         out->ops += n;
         out->wall = t - t0;
         if (measured) {
             double u, s;
-            cpu_times(&u, &s);
+            wl_cpu_times(&u, &s);
             out->user = u - u0;
             out->sys = s - s0;
             publish(ctx->progress, out);
@@ -207,18 +184,18 @@ static int run_composite(const struct wl_child_args *a, struct wl_ctx *ctx)
         reset_progress(ctx->progress, WL_MEASURING);
         struct wl_result res = {.placement = default_placement(a),
                                 .figure = NAN};
-        double t0 = now(), u0, s0, u1, s1;
-        cpu_times(&u0, &s0);
+        double t0 = wl_now(), u0, s0, u1, s1;
+        wl_cpu_times(&u0, &s0);
         int rc = a->w->run(ctx, &res);
         if (stop_asked(a))
             return 0; /* incomplete, whatever it returned */
         if (rc < 0)
             return fail(a, "%s: run failed", a->w->name);
-        cpu_times(&u1, &s1);
+        wl_cpu_times(&u1, &s1);
         if (res.ops == 0)
             res.ops = atomic_load(&ctx->progress->ops);
         if (res.wall <= 0) {
-            res.wall = now() - t0;
+            res.wall = wl_now() - t0;
             res.user = u1 - u0;
             res.sys = s1 - s0;
         }
