@@ -32,9 +32,10 @@ grep -qE '^ +host +g1 +× +dead +×' "$out" || { cat "$out"; fail "headers"; }
 grep -qE "pcp localhost:$port no pmda" "$out" || fail "g1 backend line"
 grep -qE 'down [0-9]+s, retry' "$out" || fail "dead not down"
 grep -q 'Connection refused' "$out" || fail "no reason for down"
-# host figure, g1 figure and a ratio on the user CPU row, no ratio for dead
-line=$(grep -E '^CPU user %' "$out" | tail -1)
-echo "$line" | grep -qE '^CPU user % +[0-9.]+ +[^ ]+ +[0-9.]+ +[^ ]+ +[0-9.]+ +n/a +-$' ||
+# host figure, g1 figure and a ratio on the context switch row (never 0 on
+# a running system, unlike user CPU on an idle one), no ratio for dead
+line=$(grep -E '^ctx switch/s' "$out" | tail -1)
+echo "$line" | grep -qE '^ctx switch/s +[0-9.]+[kMG]? +[^ ]+ +[0-9.]+[kMG]? +[^ ]+ +[0-9.]+ +n/a +-$' ||
     fail "row not host, g1, ratio, n/a, -: '$line'"
 echo "ok: live guest, ratio, and a down guest with no ratio"
 

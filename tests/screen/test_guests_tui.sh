@@ -40,7 +40,7 @@ tm -f /dev/null new-session -d -s t -x 150 -y 40 \
     "$bin -t 1 -h g1=localhost:$p1 -h r=localhost:$p2; echo EXIT=\$?; sleep 60"
 wait_for 15 bash -c "tmux -L $sock capture-pane -p -t t | grep -o '+pmda' | wc -l | grep -q 2" ||
     { screen; fail "both guests not live with pmdaparallax"; }
-wait_for 10 bash -c "tmux -L $sock capture-pane -p -t t | grep -qE '^CPU user % +[0-9.]+ +.* [0-9.]+ +[0-9.]+ +.* [0-9.]+\$'" ||
+wait_for 10 bash -c "tmux -L $sock capture-pane -p -t t | grep -qE '^ctx switch/s +[0-9.]+[kMG]? +.* [0-9.]+ +[0-9.]+[kMG]? +.* [0-9.]+\$'" ||
     { screen; fail "counter ratios missing"; }
 echo "ok: both columns live, ratios shown"
 
