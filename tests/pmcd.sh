@@ -45,13 +45,19 @@ CONF
         cat "$dir/pmcd.log" >&2
         return 1
     }
+    # a wrapper (faketime forks and waits) is not pmcd: stop pmcd itself
+    pgrep -f "^$PMCD_BIN .*-s $dir/pmcd.socket" >>"$dir/pid"
 }
 
-# pmcd_stop DIR: stops the pmcd started in DIR, if it still runs.
+# pmcd_stop DIR: stops the pmcd started in DIR (and its wrapper), if it
+# still runs.
 pmcd_stop() {
     local dir=$1 pid
-    pid=$(cat "$dir/pid" 2>/dev/null) || return 0
-    kill "$pid" 2>/dev/null && wait_for 10 bash -c "! kill -0 $pid 2>/dev/null"
+    [ -f "$dir/pid" ] || return 0
+    for pid in $(sort -u "$dir/pid"); do
+        kill "$pid" 2>/dev/null &&
+            wait_for 10 bash -c "! kill -0 $pid 2>/dev/null"
+    done
     rm -f "$dir/pid"
 }
 

@@ -21,11 +21,36 @@ passed=0
 failed=0
 failures=()
 
+# What a test starts it must stop: pmcd instances, guests, agents and
+# parallax itself found after a test that were not there before it fail
+# that test (a leaked pmcd once made the next test's "pmcd start" refuse).
+ours() {
+    ps -eo pid=,comm= |
+        awk '$2 ~ /^(pmcd|pmdaparallax|qemu-system-x86|parallax|parallax-run)$/ { print $1 }'
+}
+leaked() {
+    local before=" $1 " p left=""
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        left=""
+        for p in $(ours); do
+            [[ "$before" == *" $p "* ]] || left="$left $p"
+        done
+        [ -z "$left" ] && return 1
+        sleep 0.3
+    done
+    for p in $left; do
+        echo "left running by the test: $(ps -o pid=,args= -p "$p")"
+        kill "$p" 2>/dev/null
+    done
+    return 0
+}
+
 run_one() {
     local name=$1; shift
     local log="$log_dir/$(echo "$name" | tr '/' '_').log"
-    local start=$SECONDS
-    if "$@" >"$log" 2>&1; then
+    local start=$SECONDS before
+    before=$(ours | tr '\n' ' ')
+    if "$@" >"$log" 2>&1 && ! leaked "$before" >>"$log"; then
         passed=$((passed + 1))
         printf 'PASS  %-50s %3ds\n' "$name" $((SECONDS - start))
     else

@@ -56,7 +56,8 @@ cleanup() {
 trap cleanup EXIT
 
 if ! pminfo pmcd.version >/dev/null 2>&1; then
-    "$PCP_RC_DIR/pmcd" start >/dev/null 2>&1 || fail "cannot start pmcd"
+    "$PCP_RC_DIR/pmcd" start >"$work/start" 2>&1 ||
+        fail "cannot start pmcd: $(tr "\n" " " <"$work/start")"
     started=true
     wait_for 30 pminfo pmcd.version >/dev/null 2>&1 || fail "pmcd not up"
 fi
