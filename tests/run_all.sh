@@ -21,26 +21,25 @@ passed=0
 failed=0
 failures=()
 
-# What a test starts it must stop: pmcd instances, guests, agents and
-# parallax itself found after a test that were not there before it fail
-# that test (a leaked pmcd once made the next test's "pmcd start" refuse).
-ours() {
-    ps -eo pid=,comm= |
-        awk '$2 ~ /^(pmcd|pmdaparallax|qemu-system-x86|parallax|parallax-run)$/ { print $1 }'
+# What a test starts it must stop: any process still carrying the test's
+# mark in its environment after the test (a pmcd, a guest, the agent,
+# parallax) fails that test and is killed. A leaked pmcd once made the next
+# test's "pmcd start" refuse. The mark keeps other people's processes (and
+# tests run at the same time elsewhere) out of it.
+marked() {
+    grep -lsxz "PARALLAX_TEST_MARK=$1" /proc/[0-9]*/environ |
+        sed 's|/proc/\([0-9]*\)/environ|\1|'
 }
 leaked() {
-    local before=" $1 " p left=""
-    for _ in 1 2 3 4 5 6 7 8 9 10; do
-        left=""
-        for p in $(ours); do
-            [[ "$before" == *" $p "* ]] || left="$left $p"
-        done
+    local left
+    for _ in $(seq 10); do
+        left=$(marked "$1")
         [ -z "$left" ] && return 1
         sleep 0.3
     done
     for p in $left; do
         echo "left running by the test: $(ps -o pid=,args= -p "$p")"
-        kill "$p" 2>/dev/null
+        kill -9 "$p" 2>/dev/null
     done
     return 0
 }
@@ -48,9 +47,9 @@ leaked() {
 run_one() {
     local name=$1; shift
     local log="$log_dir/$(echo "$name" | tr '/' '_').log"
-    local start=$SECONDS before
-    before=$(ours | tr '\n' ' ')
-    if "$@" >"$log" 2>&1 && ! leaked "$before" >>"$log"; then
+    local start=$SECONDS mark="$$.$RANDOM.$SECONDS"
+    if PARALLAX_TEST_MARK=$mark "$@" >"$log" 2>&1 &&
+        ! leaked "$mark" >>"$log"; then
         passed=$((passed + 1))
         printf 'PASS  %-50s %3ds\n' "$name" $((SECONDS - start))
     else
