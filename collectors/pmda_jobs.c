@@ -19,6 +19,7 @@ static const char *const names[PMDA_NMETRICS] = {
     [PJ_CI_LO] = "parallax.workload.stats.ci95_lo",
     [PJ_CI_HI] = "parallax.workload.stats.ci95_hi",
     [PJ_ERROR] = "parallax.workload.error",
+    [PJ_EXTRAS] = "parallax.workload.extras",
     [PJ_COUNT + PC_PROBES] = "parallax.clock.probes",
     [PJ_COUNT + PC_SLEEP_REQ] = "parallax.clock.sleep.requested",
     [PJ_COUNT + PC_SLEEP_TOOK] = "parallax.clock.sleep.measured",
@@ -44,8 +45,11 @@ static void learn_instances(struct pmda_jobs *pj)
 bool pmda_jobs_lookup(struct pmda_jobs *pj)
 {
     pj->known = false;
-    if (pmLookupName(PMDA_NMETRICS, (const char **)names, pj->id) !=
-        PMDA_NMETRICS)
+    int found = pmLookupName(PMDA_NMETRICS, (const char **)names, pj->id);
+    pj->has_extras = pj->id[PJ_EXTRAS] != PM_ID_NULL;
+    if (!pj->has_extras) /* fetch the error strings twice instead */
+        pj->id[PJ_EXTRAS] = pj->id[PJ_ERROR];
+    if (found != PMDA_NMETRICS - !pj->has_extras)
         return false;
     for (int i = 0; i < PMDA_NMETRICS; i++)
         if (pmLookupDesc(pj->id[i], &pj->desc[i]) < 0)
@@ -108,11 +112,25 @@ static void decode_probe(struct pmda_jobs *pj, pmValueSet *const *vs,
     out->probe.spin_cpu = v[PC_SPIN_CPU];
 }
 
+/* Keeps a job's extras text in the sample's pool when it has any and there
+ * is room (a full pool drops the rest: reports show fewer details). */
+static void add_extras(struct sample *out, struct pmda_job *job,
+                       const char *text)
+{
+    size_t len = strlen(text);
+    if (len == 0 || (size_t)out->extras_len + len + 1 > sizeof(out->extras))
+        return;
+    memcpy(out->extras + out->extras_len, text, len + 1);
+    job->extras_at = out->extras_len;
+    out->extras_len += (int)len + 1;
+}
+
 void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
                       struct sample *out)
 {
     decode_probe(pj, vs, out);
     out->njobs = 0;
+    out->extras_len = 0;
     const pmValueSet *states = vs[PJ_STATE];
     for (int j = 0; j < states->numval && out->njobs < SAMPLE_MAX_JOBS; j++) {
         int inst = states->vlist[j].inst;
@@ -139,6 +157,13 @@ void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
             value_of(&pj->desc[PJ_ERROR], vs[PJ_ERROR], inst, PM_TYPE_STRING,
                      &a)) {
             snprintf(job->error, sizeof(job->error), "%s", a.cp);
+            free(a.cp);
+        }
+        job->extras_at = -1;
+        if (pj->has_extras && vs[PJ_EXTRAS]->numval > 0 &&
+            value_of(&pj->desc[PJ_EXTRAS], vs[PJ_EXTRAS], inst,
+                     PM_TYPE_STRING, &a)) {
+            add_extras(out, job, a.cp);
             free(a.cp);
         }
     }

@@ -20,6 +20,7 @@ enum pmda_job_metric {
     PJ_CI_LO,
     PJ_CI_HI,
     PJ_ERROR,
+    PJ_EXTRAS, /* optional: an older agent has none */
     PJ_COUNT
 };
 
@@ -37,7 +38,8 @@ enum pmda_clock_metric {
 #define PMDA_NMETRICS (PJ_COUNT + PC_COUNT)
 
 struct pmda_jobs {
-    bool known; /* the agent answers */
+    bool known;      /* the agent answers */
+    bool has_extras; /* it exports parallax.workload.extras */
     pmID id[PMDA_NMETRICS];
     pmDesc desc[PMDA_NMETRICS];
     int ninst;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/report_read.h"
+#include "workloads/extras.h"
 #include "workloads/registry.h"
 #include "workloads/suites.h"
 
@@ -318,6 +319,10 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
         c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
     }
     snprintf(c->note, sizeof(c->note), "%s", pj->error);
+    if (pj->n > 0) { /* the finished repeats' details, e.g. fairness */
+        c->last.figure = pj->figure;
+        wl_extras_parse(model_job_extras(m, pj), &c->last);
+    }
     return true;
 }
 

@@ -33,8 +33,9 @@ struct job_cell {
     struct wl_stats stats; /* over the finished repeats of the last run */
     int placement;         /* enum wl_placement of the last result */
     char note[256];        /* why it failed */
-    /* This host only: the last finished repeat's result with its extra
-     * figures (sched's fairness table in the reports); nextra 0 if none. */
+    /* The last finished repeat's extra figures (sched's fairness table,
+     * sleep's overshoots; a guest's come through pmdaparallax), and on this
+     * host the rest of that result too; nextra 0 if none. */
     struct wl_result last;
 };
 

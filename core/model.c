@@ -103,3 +103,11 @@ bool model_is_stale(const struct source_model *m, double now, double interval)
 {
     return m->state == SRC_LIVE && now - m->last_ok > 2.5 * interval;
 }
+
+const char *model_job_extras(const struct source_model *m,
+                             const struct pmda_job *job)
+{
+    if (job->extras_at < 0 || job->extras_at >= m->prev.extras_len)
+        return "";
+    return m->prev.extras + job->extras_at;
+}

@@ -50,6 +50,11 @@ void model_init(struct source_model *m, const char *name, const char *target);
  * at host monotonic time `now` (a fetch is hanging). */
 bool model_is_stale(const struct source_model *m, double now, double interval);
 
+/* The extras text (workloads/extras.h) pmdaparallax gave with job, one of
+ * m->job; "" when none. */
+const char *model_job_extras(const struct source_model *m,
+                             const struct pmda_job *job);
+
 /* Folds one sample into m: figures, state and history. */
 void model_update(struct source_model *m, const struct sample *s);
 

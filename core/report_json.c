@@ -11,6 +11,8 @@
 #include "core/report_common.h"
 #include "core/version.h"
 #include "core/view.h"
+#include "core/view_time.h"
+#include "workloads/sleep_acc.h"
 
 /* A number, or null for n/a (JSON has no NaN). */
 static json_t *num(double v)
@@ -52,7 +54,24 @@ static json_t *probe_json(const struct probe_sample *p)
                      "spin_cpu_s", num(p->spin_cpu));
 }
 
-static json_t *time_json(const struct session *s, int src)
+/* The sleep workload's sleeps on src: requested, took by its clock, and
+ * what the host saw of them; empty before it ran there. */
+static json_t *sleeps_json(const struct session *s, const struct jobs *j,
+                           int src)
+{
+    json_t *a = json_array();
+    for (int d = 0; d < (int)sleep_ndurs; d++) {
+        double req, took, host;
+        if (view_sleep_figures(s, j, src, d, &req, &took, &host))
+            json_array_append_new(
+                a, json_pack("{s:o, s:o, s:o}", "requested_s", num(req),
+                             "took_s", num(took), "host_saw_s", num(host)));
+    }
+    return a;
+}
+
+static json_t *time_json(const struct session *s, const struct jobs *j,
+                         int src)
 {
     const struct source_model *m = &s->model[src];
     struct clock_fit f;
@@ -75,6 +94,8 @@ static json_t *time_json(const struct session *s, int src)
     if (o && src > 0)
         json_object_set_new(o, "sleep_ratio",
                             num(view_time_ratio(m, &s->model[0], TR_SLEEP)));
+    if (o)
+        json_object_set_new(o, "sleep_workload", sleeps_json(s, j, src));
     return o;
 }
 
@@ -99,7 +120,7 @@ static json_t *job_json(const struct jobs *j, int src, int w)
         num(st->mean), "note", c->state == JOB_FAILED ? c->note : "");
     if (o && src > 0)
         json_object_set_new(o, "ratio", num(view_job_ratio(j, src, w)));
-    if (o && src == 0 && c->last.nextra > 0)
+    if (o && c->last.nextra > 0)
         json_object_set_new(o, "extras", extras_json(&c->last));
     return o;
 }
@@ -113,7 +134,7 @@ static json_t *source_json(const struct session *s, const struct jobs *j,
     json_object_set_new(o, "metrics", metrics_json(s, src, false));
     if (src > 0)
         json_object_set_new(o, "ratios", metrics_json(s, src, true));
-    json_object_set_new(o, "time", time_json(s, src));
+    json_object_set_new(o, "time", time_json(s, j, src));
     json_t *wl = json_object();
     for (int w = 0; w < j->nwl; w++)
         if (report_wl_ran(j, s->nsrc, w))

@@ -13,6 +13,7 @@
 #include "core/report_table.h"
 #include "core/version.h"
 #include "core/view.h"
+#include "core/view_time.h"
 
 #define MAX_COLS (2 * SESSION_MAX_SOURCES + 1)
 
@@ -223,83 +224,55 @@ static void print_counters(FILE *f, const struct session *s)
     rtable_free(t);
 }
 
-static void time_row(struct rtable *t, const struct session *s, int row)
+static void time_line_row(struct rtable *t, const struct session *s,
+                          const struct jobs *j, const struct time_line *tl)
 {
-    const struct source_model *m = s->model;
-    rtable_add(t, "%s", time_row_labels[row]);
+    rtable_add(t, "%s", tl->label);
     for (int i = 0; i < s->nsrc; i++) {
         char val[32], detail[64];
-        view_time_cell(&m[i], i == 0, row, val, sizeof(val), detail,
-                       sizeof(detail), false);
+        view_time_line_cell(s, j, i, tl, val, sizeof(val), detail,
+                            sizeof(detail), false);
         rtable_add(t, "%s%s%s", val, detail[0] ? " " : "", detail);
         if (i > 0)
-            add_ratio(t, view_time_ratio(&m[i], &m[0], row));
+            add_ratio(t, view_time_line_ratio(s, j, i, tl));
     }
 }
 
-static void print_time(FILE *f, const struct session *s)
+/* The Time lines from..to-1 of tl as one grid (the rules split them). */
+static void time_grid(FILE *f, const struct session *s, const struct jobs *j,
+                      const struct time_line *tl, int from, int to,
+                      bool steal)
 {
+    struct rtable *t = source_grid(s, steal ? "time" : "fairness");
+    for (int i = from; i < to; i++)
+        time_line_row(t, s, j, &tl[i]);
+    if (steal)
+        metric_row(t, s, METRIC_CPU_STEAL);
+    rtable_print(f, t);
+    rtable_free(t);
+}
+
+/* The Time section, then the fairness table when sched finished a repeat
+ * on some source: the same lines as the screen's, every task included. */
+static void print_time(FILE *f, const struct session *s, const struct jobs *j)
+{
+    static struct time_line tl[VIEW_TIME_LINES_MAX];
+    int n = view_time_lines(s, j, tl, VIEW_TIME_LINES_MAX, WL_MAX_EXTRA);
+    int rule = 0;
+    while (rule < n && tl[rule].kind != TL_RULE)
+        rule++;
     heading(f, "TIME",
-            "clock against the host's, the probe's sleep, CPU billed over "
-            "wall (flagged outside 0.95-1.05), steal");
-    struct rtable *t = source_grid(s, "time");
-    for (int row = 0; row < TIME_ROW_COUNT; row++)
-        time_row(t, s, row);
-    metric_row(t, s, METRIC_CPU_STEAL);
-    rtable_print(f, t);
-    rtable_free(t);
-}
-
-/* The value of extra `name` in r, NaN when absent. */
-static double extra_value(const struct wl_result *r, const char *name)
-{
-    for (int i = 0; i < r->nextra; i++)
-        if (strcmp(r->extra[i].name, name) == 0)
-            return r->extra[i].value;
-    return NAN;
-}
-
-static void print_fairness(FILE *f, const struct jobs *j)
-{
-    const struct wl_result *r = report_fairness(j);
-    if (!r)
+            "clock against the host's, the probe's sleep, the sleep "
+            "workload's sleeps by the source's clock and as the host saw "
+            "them, CPU billed over wall (flagged outside 0.95-1.05), steal");
+    time_grid(f, s, j, tl, 0, rule, true);
+    if (rule >= n)
         return;
-    heading(f, "SCHEDULER FAIRNESS (sched on the host, last repeat)",
-            "j1: tasks one after another; jN: all at once");
-    struct rtable *t = rtable_new("lrr");
-    rtable_add(t, "task");
-    rtable_add(t, "jN user s");
-    rtable_add(t, "jN wall s");
-    for (int k = 1;; k++) {
-        char wn[32], un[32];
-        snprintf(wn, sizeof(wn), "task %d jN wall", k);
-        snprintf(un, sizeof(un), "task %d jN user", k);
-        double wall = extra_value(r, wn), user = extra_value(r, un);
-        if (isnan(wall) && isnan(user))
-            break;
-        rtable_add(t, "%d", k);
-        add_num(t, "", 3, true, user);
-        add_num(t, "", 3, true, wall);
-    }
-    rtable_print(f, t);
-    rtable_free(t);
-    fputc('\n', f);
-    t = rtable_new("lrl");
-    rtable_add(t, "figure");
-    rtable_add(t, "value");
-    rtable_add(t, "unit");
-    for (int i = 0; i < r->nextra; i++) {
-        if (strncmp(r->extra[i].name, "task ", 5) == 0)
-            continue;
-        rtable_add(t, "%s", r->extra[i].name);
-        add_num(t, "", 3, true, r->extra[i].value);
-        rtable_add(t, "%s", r->extra[i].unit);
-    }
-    rtable_add(t, "jN wall actual/expected");
-    add_num(t, "", 3, true, r->figure);
-    rtable_add(t, "x");
-    rtable_print(f, t);
-    rtable_free(t);
+    heading(f, "SCHEDULER FAIRNESS (sched, last repeat on each source)",
+            "j1: tasks one after another; jN: all released at once; "
+            "expected: jN wall time if the CPUs were shared perfectly; "
+            "Jain's index over the tasks' jN throughputs");
+    time_grid(f, s, j, tl, rule + 1, n, false);
 }
 
 int report_text_write(FILE *f, const struct session *s, const struct jobs *j,
@@ -310,8 +283,7 @@ int report_text_write(FILE *f, const struct session *s, const struct jobs *j,
     print_workloads(f, s, j);
     print_index(f, s, j);
     print_counters(f, s);
-    print_time(f, s);
-    print_fairness(f, j);
+    print_time(f, s, j);
     fprintf(f, "\n-- end of report --\n");
     return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }

@@ -20,6 +20,7 @@ struct source_info {
 
 #define SAMPLE_MAX_JOBS   64
 #define SAMPLE_MAX_STORES 8
+#define SAMPLE_EXTRAS_MAX 4096 /* the extras text of every guest workload */
 
 /* A workload as pmdaparallax reports it from a guest (parallax.workload.*,
  * one instance per catalogue name). */
@@ -32,6 +33,7 @@ struct pmda_job {
     int n; /* figures in the statistics */
     double median, ci_lo, ci_hi;
     char error[96];
+    int extras_at; /* its extras text in sample.extras, or -1 when none */
 };
 
 /* The newest clock probe of a source (pmdaparallax's parallax.clock.*, or
@@ -66,6 +68,10 @@ struct sample {
     struct probe_sample probe;    /* pmdaparallax's clock probe */
     int njobs; /* pmdaparallax's workloads, when it answers */
     struct pmda_job job[SAMPLE_MAX_JOBS];
+    /* the jobs' extras texts (workloads/extras.h), each 0-terminated: a
+     * pool, as few workloads have any */
+    int extras_len;
+    char extras[SAMPLE_EXTRAS_MAX];
     int nstores; /* stores done since the previous sample */
     struct store_result store[SAMPLE_MAX_STORES];
 };

@@ -61,13 +61,12 @@ void view_column_ratio_text(const struct source_model *m, double r, char *buf,
 /* The ratio column's header: "×" ("x"), or "Δ%" ("d%") for a baseline. */
 const char *view_column_ratio_header(const struct source_model *m, bool utf8);
 
-#endif
 
 /* The Time rows: how far each source's time can be trusted. */
 #define TIME_ROWS(X)                                                           \
     X(TR_OFFSET, "clock offset")                                               \
     X(TR_DRIFT, "clock drift ppm")                                             \
-    X(TR_SLEEP, "sleep 10ms took")                                             \
+    X(TR_SLEEP, "probe 10ms took")                                             \
     X(TR_BILLED, "CPU billed/wall")
 
 enum time_row {
@@ -105,3 +104,5 @@ double view_job_ratio(const struct jobs *j, int guest, int w);
 /* The overall index of a guest: the geometric mean of its workload
  * ratios; NaN when no workload has a ratio yet. */
 double view_job_index(const struct jobs *j, int guest);
+
+#endif

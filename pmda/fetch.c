@@ -211,6 +211,8 @@ static int run_value(int id, const struct run_view *v, pmAtomValue *atom)
         return str(atom, v->args);
     case M_WL_ERROR:
         return str(atom, v->error);
+    case M_WL_EXTRAS:
+        return str(atom, v->extras);
     case M_ST_N:
         return u32(atom, (uint32_t)s->n);
     case M_ST_MEDIAN:

@@ -61,6 +61,8 @@ enum cluster {
     X(WL_ARGS, CL_WORKLOAD, 10, STRING, I_WL, DISCRETE, NONE, "workload.args") \
     X(WL_ERROR, CL_WORKLOAD, 11, STRING, I_WL, DISCRETE, NONE,                 \
       "workload.error")                                                        \
+    X(WL_EXTRAS, CL_WORKLOAD, 12, STRING, I_WL, DISCRETE, NONE,                \
+      "workload.extras")                                                       \
     X(ST_N, CL_STATS, 0, U32, I_WL, INSTANT, NONE, "workload.stats.n")         \
     X(ST_MEDIAN, CL_STATS, 1, DOUBLE, I_WL, INSTANT, NONE,                     \
       "workload.stats.median")                                                 \

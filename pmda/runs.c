@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "workloads/extras.h"
 #include "workloads/registry.h"
 #include "workloads/runner.h"
 
@@ -20,6 +21,9 @@ struct slot {
     struct wl_run *run; /* current or last run; NULL before the first */
     uint64_t runs;
     char args[512];
+    /* the extras of the last finished repeat, formatted once per result */
+    const struct wl_result *extras_of;
+    char extras[WL_EXTRAS_TEXT_MAX];
 };
 
 struct runs {
@@ -86,6 +90,7 @@ int runs_start(struct runs *rs, const struct start_req *req, char *err,
         return -1;
     wl_run_free(s->run); /* the last run has ended: this does not block */
     s->run = r;
+    s->extras_of = NULL; /* the old results are gone */
     s->runs++;
     control_format_args(req->w, req->param, &req->opt, s->args, sizeof s->args);
     return 0;
@@ -232,9 +237,23 @@ static void view_run(const struct wl_run *r, struct run_view *v)
     stats_compute(fig, n, &v->stats);
 }
 
-void runs_view(const struct runs *rs, int i, struct run_view *v)
+/* The slot's extras text, formatted again only when a new result came. */
+static const char *slot_extras(struct slot *s, int nresults)
 {
-    const struct slot *s = &rs->slot[i];
+    const struct wl_result *last =
+        s->run && nresults > 0 ? wl_run_result(s->run, nresults - 1) : NULL;
+    if (last != s->extras_of) {
+        s->extras_of = last;
+        s->extras[0] = '\0';
+        if (last)
+            wl_extras_format(last, s->extras, sizeof s->extras);
+    }
+    return s->extras;
+}
+
+void runs_view(struct runs *rs, int i, struct run_view *v)
+{
+    struct slot *s = &rs->slot[i];
     *v = (struct run_view){.state = SLOT_IDLE,
                            .runs = s->runs,
                            .figure = NAN,
@@ -243,6 +262,7 @@ void runs_view(const struct runs *rs, int i, struct run_view *v)
     stats_compute(NULL, 0, &v->stats);
     if (s->run)
         view_run(s->run, v);
+    v->extras = slot_extras(s, v->nresults);
 }
 
 const char *slot_state_name(enum slot_state s)

@@ -30,6 +30,7 @@ struct run_view {
     struct wl_stats stats;  /* over the finished repeats' figures */
     const char *args;       /* how the run was started; "" before any */
     const char *error;      /* why it failed; "" otherwise */
+    const char *extras;     /* the last finished repeat's, extras.h */
 };
 
 struct runs;
@@ -65,7 +66,7 @@ int runs_pollfds(const struct runs *rs, struct pollfd *pfd, int max);
 int runs_timeout_ms(const struct runs *rs);
 
 /* The view of slot i (catalogue index). */
-void runs_view(const struct runs *rs, int i, struct run_view *v);
+void runs_view(struct runs *rs, int i, struct run_view *v);
 
 /* "idle", "running", "done" or "failed". */
 const char *slot_state_name(enum slot_state s);

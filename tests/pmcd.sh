@@ -45,20 +45,25 @@ CONF
         cat "$dir/pmcd.log" >&2
         return 1
     }
-    # a wrapper (faketime forks and waits) is not pmcd: stop pmcd itself
-    pgrep -f "^$PMCD_BIN .*-s $dir/pmcd.socket" >>"$dir/pid"
+    # a wrapper (faketime forks and waits) is not pmcd: $dir/pid names
+    # pmcd itself (signals go there), $dir/wrapper.pid the wrapper
+    local pid
+    pid=$(pgrep -f "^$PMCD_BIN .*-s $dir/pmcd.socket" | head -1)
+    if [ -n "$pid" ] && [ "$pid" != "$(cat "$dir/pid")" ]; then
+        mv "$dir/pid" "$dir/wrapper.pid"
+        echo "$pid" >"$dir/pid"
+    fi
 }
 
 # pmcd_stop DIR: stops the pmcd started in DIR (and its wrapper), if it
 # still runs.
 pmcd_stop() {
     local dir=$1 pid
-    [ -f "$dir/pid" ] || return 0
-    for pid in $(sort -u "$dir/pid"); do
+    for pid in $(cat "$dir/pid" "$dir/wrapper.pid" 2>/dev/null); do
         kill "$pid" 2>/dev/null &&
             wait_for 10 bash -c "! kill -0 $pid 2>/dev/null"
     done
-    rm -f "$dir/pid"
+    rm -f "$dir/pid" "$dir/wrapper.pid"
 }
 
 # pmcd_start_agent DIR PORT [ACCESS]: pmcd_start with pmdaparallax (from

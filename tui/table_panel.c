@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "core/view.h"
+#include "core/view_time.h"
 #include "tui/colors.h"
 #include "tui/panel.h"
 
@@ -19,10 +20,11 @@
 #define SPARK_MIN       4 /* below this, scroll rather than shrink */
 #define BAD_RATIO       1.5
 #define SUITE_KEY_SUITE "quick"
-/* the counters section: the metric rows, a "time" line, the Time rows */
-#define COUNTER_ROWS (METRIC_COUNT + 1 + TIME_ROW_COUNT)
-
 struct layout {
+    /* the counters section: the metric rows, a "time" line, the Time
+     * lines (clock, sleeps, fairness: core/view_time.h) */
+    struct time_line tl[VIEW_TIME_LINES_MAX];
+    int ntl, counter_rows;
     int spark_w;
     int src_w;                      /* width of a source column */
     int nguests;                    /* guests that fit */
@@ -56,10 +58,11 @@ static void layout_rows(struct layout *l, const struct table_panel *p,
 {
     int avail = height - VIEW_HEADER_ROWS - 1;
     int wl_need = j->nwl + 2; /* separator, rows, index */
-    if (COUNTER_ROWS + wl_need <= avail)
-        l->n_metrics = COUNTER_ROWS;
+    int rows = l->counter_rows;
+    if (rows + wl_need <= avail)
+        l->n_metrics = rows;
     else if (p->focus == FOCUS_COUNTERS)
-        l->n_metrics = avail - 3 < COUNTER_ROWS ? avail - 3 : COUNTER_ROWS;
+        l->n_metrics = avail - 3 < rows ? avail - 3 : rows;
     else
         l->n_metrics = avail - wl_need > 4 ? avail - wl_need : 4;
     if (l->n_metrics < 0)
@@ -133,12 +136,12 @@ static void draw_source_column(const struct session *s, const struct jobs *j,
     char val[32], spark[SPARK_MAX * 4 + 1], detail[160];
     for (int id = 0; id < l->n_metrics; id++) {
         int y = l->y_metrics + id;
-        if (id >= METRIC_COUNT) { /* the Time rows */
+        if (id >= METRIC_COUNT) { /* the Time lines */
             int row = id - METRIC_COUNT - 1;
-            if (row < 0)
+            if (row < 0 || l->tl[row].kind == TL_RULE)
                 continue;
-            view_time_cell(m, src == 0, row, val, sizeof(val), detail,
-                           sizeof(detail), utf8);
+            view_time_line_cell(s, j, src, &l->tl[row], val, sizeof(val),
+                                detail, sizeof(detail), utf8);
             put(y, x, VIEW_VALUE_W, A_NORMAL, val);
             int attr = A_NORMAL; /* a flagged figure stands out */
             if (strncmp(detail, "off", 3) == 0)
@@ -182,12 +185,12 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
     put_cells(y0, x + VIEW_RATIO_W - cells, cells, colors_attr(ROLE_SOURCE),
               head);
     for (int id = 0; id < l->n_metrics; id++) {
-        if (id == METRIC_COUNT)
-            continue; /* the "time" line */
-        double r = id < METRIC_COUNT
-                       ? view_metric_ratio(&s->model[src], &s->model[0], id)
-                       : view_time_ratio(&s->model[src], &s->model[0],
-                                         id - METRIC_COUNT - 1);
+        const struct time_line *tl =
+            id > METRIC_COUNT ? &l->tl[id - METRIC_COUNT - 1] : NULL;
+        if (id == METRIC_COUNT || (tl && tl->kind == TL_RULE))
+            continue; /* the "time" line, a section line */
+        double r = !tl ? view_metric_ratio(&s->model[src], &s->model[0], id)
+                       : view_time_line_ratio(s, j, src, tl);
         view_column_ratio_text(&s->model[src], r, buf, sizeof(buf));
         put(l->y_metrics + id, x, VIEW_RATIO_W, ratio_attr(r), buf);
     }
@@ -218,9 +221,14 @@ static void draw_labels(const struct table_panel *p, const struct jobs *j,
             metric_descs[id].label);
     if (l->n_metrics > METRIC_COUNT)
         draw_rule(l->y_metrics + METRIC_COUNT, " time ", utf8);
-    for (int r = 0; r < l->n_metrics - METRIC_COUNT - 1; r++)
-        put(l->y_metrics + METRIC_COUNT + 1 + r, 0, VIEW_LABEL_W - 1,
-            colors_attr(ROLE_LABEL), time_row_labels[r]);
+    for (int r = 0; r < l->n_metrics - METRIC_COUNT - 1; r++) {
+        int y = l->y_metrics + METRIC_COUNT + 1 + r;
+        if (l->tl[r].kind == TL_RULE)
+            draw_rule(y, l->tl[r].label, utf8);
+        else
+            put(y, 0, VIEW_LABEL_W - 1, colors_attr(ROLE_LABEL),
+                l->tl[r].label);
+    }
     draw_rule(l->y_sep, " workloads ", utf8);
     for (int r = 0; r < l->n_wl; r++) {
         int w = p->wl_top + r;
@@ -243,7 +251,10 @@ void table_panel_draw(struct table_panel *p, const struct session *s,
         p->message_seq = j->message_seq;
         snprintf(p->status, sizeof(p->status), "%s", j->message);
     }
-    struct layout l;
+    static struct layout l; /* a few KB: kept off the stack */
+    l.ntl = view_time_lines(s, j, l.tl, VIEW_TIME_LINES_MAX,
+                            VIEW_FAIR_TASKS_MAX);
+    l.counter_rows = METRIC_COUNT + 1 + l.ntl;
     layout_columns(&l, s, p->first_guest < 1 ? 1 : p->first_guest);
     layout_rows(&l, p, j, y0, height);
     /* keep the selection in view */

@@ -3,7 +3,7 @@
  * clock. The overshoot is measured minus requested. A stop request is seen
  * between sleeps; one that lands inside a 1 s sleep is served by the
  * runner's SIGTERM 100 ms later, which ends the run just as well. */
-#include "workloads/workload.h"
+#include "workloads/sleep_acc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,21 +13,18 @@
 
 #include "workloads/calc.h"
 #include "workloads/meter.h"
+#include "workloads/workload.h"
 
 enum { P_COUNT, P_LONG };
 
-struct sleep_dur {
-    const char *label;
-    long ns;
-};
-
-static const struct sleep_dur sleep_durs[] = {
+const struct sleep_dur sleep_durs[] = {
     {"1ms", 1000000L},
     {"10ms", 10000000L},
     {"1s", 1000000000L},
 };
 #define NDURS   (sizeof(sleep_durs) / sizeof(sleep_durs[0]))
 #define PRIMARY 1 /* the 10 ms sleeps give the primary figure */
+const size_t sleep_ndurs = NDURS;
 
 /* One sleep of ns nanoseconds; its overshoot in seconds, or NaN. */
 static double sleep_once(long ns)

@@ -1,7 +1,8 @@
 /* A session and jobs built in memory for the report tests: this host and
  * one guest fed synthetic samples (no threads, no PCP), three workloads
- * finished on both, one failed on the guest, and a sched result with its
- * fairness extras on the host. Everything in it is fixed, so reports of
+ * finished on both, one failed on the guest, sched results with their
+ * fairness extras on both (the guest's read back from the text form
+ * pmdaparallax exports), and sleep results on both. Everything in it is fixed, so reports of
  * it are too (bar the date and version lines). */
 #ifndef PARALLAX_TEST_REPORT_FIXTURE_H
 #define PARALLAX_TEST_REPORT_FIXTURE_H
@@ -14,6 +15,7 @@
 #include "core/jobs.h"
 #include "core/report.h"
 #include "core/session.h"
+#include "workloads/extras.h"
 
 #define FIX_UNUSED __attribute__((unused))
 
@@ -122,6 +124,48 @@ static void fix_sched(struct jobs *j)
     }
 }
 
+/* The guest's sched repeat as pmdaparallax exports it: 1 CPU, slower. */
+static void fix_guest_sched(struct jobs *j)
+{
+    static const double fig[] = {1.2, 1.25};
+    fix_cell(j, 1, "sched", JOB_DONE, fig, 2);
+    wl_extras_parse("cpus shared\t\t1\n"
+                    "j1 wall total\ts\t6\n"
+                    "j1 user total\ts\t5.5\n"
+                    "jN wall expected\ts\t6\n"
+                    "jN wall actual\ts\t7.5\n"
+                    "jN user total\ts\t5.7\n"
+                    "jain index (throughput)\t\t0.9\n"
+                    "task 1 jN wall\ts\t5.5\n"
+                    "task 1 jN user\ts\t1.9\n"
+                    "task 2 jN wall\ts\t7.5\n"
+                    "task 2 jN user\ts\t1.9\n"
+                    "task 3 jN wall\ts\t6.5\n"
+                    "task 3 jN user\ts\t1.9\n",
+                    &j->cells[1][fix_wl(j, "sched")].last);
+}
+
+/* Sleep results: the guest oversleeps 1 ms sleeps by 2 ms and 1 s ones by
+ * 0.5 s on its own clock. */
+static void fix_sleep(struct jobs *j)
+{
+    static const double fig[] = {60, 61, 59};
+    static const double over[2][6] = {{55, 80, 60, 90, 70, 120},
+                                      {2000, 3000, 2500, 4000, 5e5, 6e5}};
+    static const char *const names[] = {"1ms", "10ms", "1s"};
+    for (int src = 0; src < 2; src++) {
+        fix_cell(j, src, "sleep", JOB_DONE, fig, 3);
+        struct wl_result *r = &j->cells[src][fix_wl(j, "sleep")].last;
+        for (int d = 0; d < 3; d++) {
+            char n[32];
+            snprintf(n, sizeof(n), "%s overshoot mean", names[d]);
+            fix_extra(r, n, "us", over[src][2 * d]);
+            snprintf(n, sizeof(n), "%s overshoot p99", names[d]);
+            fix_extra(r, n, "us", over[src][2 * d + 1]);
+        }
+    }
+}
+
 /* Builds the fixture into freshly allocated *s and *j. */
 static FIX_UNUSED void fix_build(struct session **sp, struct jobs **jp)
 {
@@ -147,6 +191,8 @@ static FIX_UNUSED void fix_build(struct session **sp, struct jobs **jp)
     fix_cell(j, 1, "dhry", JOB_FAILED, NULL, 0);
     snprintf(j->cells[1][fix_wl(j, "dhry")].note, 256, "the guest went down");
     fix_sched(j);
+    fix_guest_sched(j);
+    fix_sleep(j);
     *sp = s;
     *jp = j;
 }

@@ -1,0 +1,168 @@
+/* The Time lines beyond the clock rows: extras survive the text form
+ * pmdaparallax exports them in; the sleep workload's sleeps are shown as
+ * the source's clock measured them and as the host saw them through the
+ * clock model (a guest clock running at 10/27 of real time turns 1.5 s
+ * into 4.05 s); the fairness table's figures and ratios are the recorded
+ * ones, ratios turned so that > 1 is worse in the guest. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "core/view_time.h"
+#include "report_fixture.h"
+
+static void test_extras_round_trip(void **state)
+{
+    (void)state;
+    struct wl_result a = {0}, b = {0};
+    fix_extra(&a, "jain index (throughput)", "", 0.98765432101234567);
+    fix_extra(&a, "task 1 jN wall", "s", 1e-9);
+    fix_extra(&a, "1s overshoot p99", "us", -3.5);
+    char text[WL_EXTRAS_TEXT_MAX];
+    wl_extras_format(&a, text, sizeof(text));
+    assert_int_equal(wl_extras_parse(text, &b), 3);
+    for (int i = 0; i < 3; i++) {
+        assert_string_equal(a.extra[i].name, b.extra[i].name);
+        assert_string_equal(a.extra[i].unit, b.extra[i].unit);
+        assert_true(a.extra[i].value == b.extra[i].value); /* bit for bit */
+    }
+    assert_float_equal(wl_extra(&b, "1s overshoot p99"), -3.5, 0);
+    assert_true(isnan(wl_extra(&b, "no such")));
+}
+
+static void test_extras_bad_lines_and_room(void **state)
+{
+    (void)state;
+    struct wl_result r = {0};
+    assert_int_equal(wl_extras_parse("no tabs\nname\tunit\n"
+                                     "x\t\tnot a number\ny\ts\t2.5\n"
+                                     "z\ts\t1.5junk\n",
+                                     &r),
+                     1);
+    assert_string_equal(r.extra[0].name, "y");
+    assert_int_equal(wl_extras_parse("", &r), 0);
+    /* a buffer too small holds whole lines only */
+    struct wl_result a = {0};
+    fix_extra(&a, "first", "s", 1);
+    fix_extra(&a, "second", "s", 2);
+    char small[16];
+    wl_extras_format(&a, small, sizeof(small));
+    assert_string_equal(small, "first\ts\t1\n");
+}
+
+/* The guest's clock runs at `rate` of the host's: its timestamps are
+ * rate * host time. */
+static void feed_clock(struct source_model *m, double rate)
+{
+    model_init(m, "guest1", "127.0.0.1:44322");
+    for (int k = 0; k < 60; k++) {
+        struct sample s = fix_sample(100 + k, 3, 0);
+        s.t_source = 1.7e9 + (100 + k) * rate;
+        model_update(m, &s);
+    }
+}
+
+static const struct time_line *find(const struct time_line *tl, int n,
+                                    const char *label)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(tl[i].label, label) == 0)
+            return &tl[i];
+    fail_msg("no line \"%s\"", label);
+    return NULL;
+}
+
+static void test_sleep_host_saw(void **state)
+{
+    (void)state;
+    struct session *s;
+    struct jobs *j;
+    fix_build(&s, &j);
+    feed_clock(&s->model[1], 10.0 / 27.0);
+    double req, took, host;
+    assert_true(view_sleep_figures(s, j, 1, 2, &req, &took, &host));
+    assert_float_equal(req, 1.0, 1e-12);
+    assert_float_equal(took, 1.5, 1e-9); /* 0.5 s overshoot, its clock */
+    assert_float_equal(host, 1.5 * 27 / 10, 0.01);
+    assert_true(view_sleep_figures(s, j, 0, 2, &req, &took, &host));
+    assert_true(isnan(host)); /* the host is its own reference */
+
+    struct time_line tl[VIEW_TIME_LINES_MAX];
+    int n = view_time_lines(s, j, tl, VIEW_TIME_LINES_MAX, 8);
+    const struct time_line *one = find(tl, n, "sleep 1s took");
+    char val[32], detail[64];
+    view_time_line_cell(s, j, 1, one, val, sizeof(val), detail,
+                        sizeof(detail), false);
+    assert_string_equal(val, " 1.5000s");
+    assert_string_equal(detail, "host saw 4.0500s");
+    view_time_line_cell(s, j, 0, one, val, sizeof(val), detail,
+                        sizeof(detail), false);
+    assert_string_equal(val, " 1.0001s");
+    assert_string_equal(detail, "p99 +120us");
+    assert_float_equal(view_time_line_ratio(s, j, 1, one), 1.5 / 1.00007,
+                       1e-9);
+    fix_free(s, j);
+}
+
+static void test_fairness_lines(void **state)
+{
+    (void)state;
+    struct session *s;
+    struct jobs *j;
+    fix_build(&s, &j);
+    struct time_line tl[VIEW_TIME_LINES_MAX];
+    int n = view_time_lines(s, j, tl, VIEW_TIME_LINES_MAX, 2);
+    /* 4 clock rows, 3 sleeps, a rule, 8 figures, 2 tasks of 3 shown */
+    assert_int_equal(n, 4 + 3 + 1 + 8 + 4);
+    assert_int_equal(tl[7].kind, TL_RULE);
+    char val[32], detail[64];
+    const struct time_line *tc = find(tl, n, "tasks/cpus");
+    view_time_line_cell(s, j, 1, tc, val, sizeof(val), detail, sizeof(detail),
+                        false);
+    assert_string_equal(val, "     3/1");
+    assert_true(isnan(view_time_line_ratio(s, j, 1, tc)));
+    const struct time_line *ae = find(tl, n, "actual/expect");
+    view_time_line_cell(s, j, 0, ae, val, sizeof(val), detail, sizeof(detail),
+                        false);
+    assert_string_equal(val, "   1.060"); /* 1.59 / 1.5 */
+    assert_float_equal(view_time_line_ratio(s, j, 1, ae), 1.25 / 1.06, 1e-9);
+    /* a less fair guest has the lower index: worse, so above 1 */
+    const struct time_line *jain = find(tl, n, "Jain index");
+    assert_float_equal(view_time_line_ratio(s, j, 1, jain), 0.987 / 0.9,
+                       1e-9);
+    const struct time_line *w2 = find(tl, n, "task 2 wall s");
+    view_time_line_cell(s, j, 1, w2, val, sizeof(val), detail, sizeof(detail),
+                        false);
+    assert_string_equal(val, "   7.500");
+    fix_free(s, j);
+}
+
+/* Before sched and sleep ran anywhere: just the clock rows. */
+static void test_no_runs_no_lines(void **state)
+{
+    (void)state;
+    struct session *s;
+    struct jobs *j;
+    fix_build(&s, &j);
+    for (int src = 0; src < 2; src++)
+        for (int w = 0; w < j->nwl; w++)
+            j->cells[src][w].last.nextra = 0;
+    struct time_line tl[VIEW_TIME_LINES_MAX];
+    assert_int_equal(view_time_lines(s, j, tl, VIEW_TIME_LINES_MAX, 8),
+                     TIME_ROW_COUNT);
+    fix_free(s, j);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_extras_round_trip),
+        cmocka_unit_test(test_extras_bad_lines_and_room),
+        cmocka_unit_test(test_sleep_host_saw),
+        cmocka_unit_test(test_fairness_lines),
+        cmocka_unit_test(test_no_runs_no_lines),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
