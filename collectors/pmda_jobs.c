@@ -45,15 +45,30 @@ static void learn_instances(struct pmda_jobs *pj)
 bool pmda_jobs_lookup(struct pmda_jobs *pj)
 {
     pj->known = false;
-    int found = pmLookupName(PMDA_NMETRICS, (const char **)names, pj->id);
-    pj->has_extras = pj->id[PJ_EXTRAS] != PM_ID_NULL;
-    if (!pj->has_extras) /* fetch the error strings twice instead */
-        pj->id[PJ_EXTRAS] = pj->id[PJ_ERROR];
-    if (found != PMDA_NMETRICS - !pj->has_extras)
-        return false;
+    /* the optional one alone: libpcp fails a whole list with an unknown
+     * name in it */
+    const char *rest[PMDA_NMETRICS];
+    pmID id[PMDA_NMETRICS];
+    int n = 0;
     for (int i = 0; i < PMDA_NMETRICS; i++)
-        if (pmLookupDesc(pj->id[i], &pj->desc[i]) < 0)
+        if (i != PJ_EXTRAS)
+            rest[n++] = names[i];
+    if (pmLookupName(n, rest, id) != n)
+        return false;
+    for (int i = 0, k = 0; i < PMDA_NMETRICS; i++)
+        if (i != PJ_EXTRAS)
+            pj->id[i] = id[k++];
+    for (int i = 0; i < PMDA_NMETRICS; i++)
+        if (i != PJ_EXTRAS && pmLookupDesc(pj->id[i], &pj->desc[i]) < 0)
             return false;
+    /* an agent older than its namespace may know the name, not the metric */
+    pj->has_extras = pmLookupName(1, (const char **)&names[PJ_EXTRAS],
+                                  &pj->id[PJ_EXTRAS]) == 1 &&
+                     pmLookupDesc(pj->id[PJ_EXTRAS], &pj->desc[PJ_EXTRAS]) >= 0;
+    if (!pj->has_extras) { /* fetch the error strings twice instead */
+        pj->id[PJ_EXTRAS] = pj->id[PJ_ERROR];
+        pj->desc[PJ_EXTRAS] = pj->desc[PJ_ERROR];
+    }
     learn_instances(pj);
     pj->known = true;
     return true;
@@ -161,8 +176,8 @@ void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
         }
         job->extras_at = -1;
         if (pj->has_extras && vs[PJ_EXTRAS]->numval > 0 &&
-            value_of(&pj->desc[PJ_EXTRAS], vs[PJ_EXTRAS], inst,
-                     PM_TYPE_STRING, &a)) {
+            value_of(&pj->desc[PJ_EXTRAS], vs[PJ_EXTRAS], inst, PM_TYPE_STRING,
+                     &a)) {
             add_extras(out, job, a.cp);
             free(a.cp);
         }

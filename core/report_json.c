@@ -63,15 +63,14 @@ static json_t *sleeps_json(const struct session *s, const struct jobs *j,
     for (int d = 0; d < (int)sleep_ndurs; d++) {
         double req, took, host;
         if (view_sleep_figures(s, j, src, d, &req, &took, &host))
-            json_array_append_new(
-                a, json_pack("{s:o, s:o, s:o}", "requested_s", num(req),
-                             "took_s", num(took), "host_saw_s", num(host)));
+            json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "requested_s",
+                                               num(req), "took_s", num(took),
+                                               "host_saw_s", num(host)));
     }
     return a;
 }
 
-static json_t *time_json(const struct session *s, const struct jobs *j,
-                         int src)
+static json_t *time_json(const struct session *s, const struct jobs *j, int src)
 {
     const struct source_model *m = &s->model[src];
     struct clock_fit f;

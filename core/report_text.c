@@ -240,8 +240,7 @@ static void time_line_row(struct rtable *t, const struct session *s,
 
 /* The Time lines from..to-1 of tl as one grid (the rules split them). */
 static void time_grid(FILE *f, const struct session *s, const struct jobs *j,
-                      const struct time_line *tl, int from, int to,
-                      bool steal)
+                      const struct time_line *tl, int from, int to, bool steal)
 {
     struct rtable *t = source_grid(s, steal ? "time" : "fairness");
     for (int i = from; i < to; i++)

@@ -61,7 +61,6 @@ void view_column_ratio_text(const struct source_model *m, double r, char *buf,
 /* The ratio column's header: "×" ("x"), or "Δ%" ("d%") for a baseline. */
 const char *view_column_ratio_header(const struct source_model *m, bool utf8);
 
-
 /* The Time rows: how far each source's time can be trusted. */
 #define TIME_ROWS(X)                                                           \
     X(TR_OFFSET, "clock offset")                                               \

@@ -163,8 +163,8 @@ static void duration_text(char *buf, size_t n, double secs)
         snprintf(buf, n, "%.3fms", secs * 1e3);
 }
 
-bool view_sleep_figures(const struct session *s, const struct jobs *j,
-                        int src, int d, double *requested, double *took,
+bool view_sleep_figures(const struct session *s, const struct jobs *j, int src,
+                        int d, double *requested, double *took,
                         double *host_saw)
 {
     *requested = (double)sleep_durs[d].ns * 1e-9;
@@ -195,13 +195,13 @@ static void sleep_cell(const struct session *s, const struct jobs *j, int src,
     }
 }
 
-void view_time_line_cell(const struct session *s, const struct jobs *j,
-                         int src, const struct time_line *tl, char *val,
-                         size_t vn, char *detail, size_t dn, bool utf8)
+void view_time_line_cell(const struct session *s, const struct jobs *j, int src,
+                         const struct time_line *tl, char *val, size_t vn,
+                         char *detail, size_t dn, bool utf8)
 {
     if (tl->kind == TL_FIXED) {
-        view_time_cell(&s->model[src], src == 0, tl->index, val, vn, detail,
-                       dn, utf8);
+        view_time_cell(&s->model[src], src == 0, tl->index, val, vn, detail, dn,
+                       utf8);
         return;
     }
     char raw[32] = "";

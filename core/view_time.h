@@ -38,16 +38,16 @@ int view_time_lines(const struct session *s, const struct jobs *j,
 
 /* Line tl's figure on source src (right-aligned in VIEW_VALUE_W) and its
  * detail ("host saw 1.021s", "p99 +80us"); blank for a rule. */
-void view_time_line_cell(const struct session *s, const struct jobs *j,
-                         int src, const struct time_line *tl, char *val,
-                         size_t vn, char *detail, size_t dn, bool utf8);
+void view_time_line_cell(const struct session *s, const struct jobs *j, int src,
+                         const struct time_line *tl, char *val, size_t vn,
+                         char *detail, size_t dn, bool utf8);
 
 /* The sleep workload's sleep_durs[d] on src in seconds: requested, what
  * it took by src's clock (mean), what the host saw of that (through the
  * clock model; NaN for the host itself or without a fit). False when src
  * has not measured it. */
-bool view_sleep_figures(const struct session *s, const struct jobs *j,
-                        int src, int d, double *requested, double *took,
+bool view_sleep_figures(const struct session *s, const struct jobs *j, int src,
+                        int d, double *requested, double *took,
                         double *host_saw);
 
 /* Line tl's guest/host ratio, > 1 worse in the guest; NaN for none. */

@@ -2,8 +2,8 @@
  * one guest fed synthetic samples (no threads, no PCP), three workloads
  * finished on both, one failed on the guest, sched results with their
  * fairness extras on both (the guest's read back from the text form
- * pmdaparallax exports), and sleep results on both. Everything in it is fixed, so reports of
- * it are too (bar the date and version lines). */
+ * pmdaparallax exports), and sleep results on both. Everything in it is fixed,
+ * so reports of it are too (bar the date and version lines). */
 #ifndef PARALLAX_TEST_REPORT_FIXTURE_H
 #define PARALLAX_TEST_REPORT_FIXTURE_H
 

@@ -93,16 +93,15 @@ static void test_sleep_host_saw(void **state)
     int n = view_time_lines(s, j, tl, VIEW_TIME_LINES_MAX, 8);
     const struct time_line *one = find(tl, n, "sleep 1s took");
     char val[32], detail[64];
-    view_time_line_cell(s, j, 1, one, val, sizeof(val), detail,
-                        sizeof(detail), false);
+    view_time_line_cell(s, j, 1, one, val, sizeof(val), detail, sizeof(detail),
+                        false);
     assert_string_equal(val, " 1.5000s");
     assert_string_equal(detail, "host saw 4.0500s");
-    view_time_line_cell(s, j, 0, one, val, sizeof(val), detail,
-                        sizeof(detail), false);
+    view_time_line_cell(s, j, 0, one, val, sizeof(val), detail, sizeof(detail),
+                        false);
     assert_string_equal(val, " 1.0001s");
     assert_string_equal(detail, "p99 +120us");
-    assert_float_equal(view_time_line_ratio(s, j, 1, one), 1.5 / 1.00007,
-                       1e-9);
+    assert_float_equal(view_time_line_ratio(s, j, 1, one), 1.5 / 1.00007, 1e-9);
     fix_free(s, j);
 }
 
@@ -130,8 +129,7 @@ static void test_fairness_lines(void **state)
     assert_float_equal(view_time_line_ratio(s, j, 1, ae), 1.25 / 1.06, 1e-9);
     /* a less fair guest has the lower index: worse, so above 1 */
     const struct time_line *jain = find(tl, n, "Jain index");
-    assert_float_equal(view_time_line_ratio(s, j, 1, jain), 0.987 / 0.9,
-                       1e-9);
+    assert_float_equal(view_time_line_ratio(s, j, 1, jain), 0.987 / 0.9, 1e-9);
     const struct time_line *w2 = find(tl, n, "task 2 wall s");
     view_time_line_cell(s, j, 1, w2, val, sizeof(val), detail, sizeof(detail),
                         false);
