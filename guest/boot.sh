@@ -266,7 +266,13 @@ elapsed() {
 stop_qemu() {
     [ -n "${QPID:-}" ] || return 0
     kill -TERM "$QPID" 2>/dev/null || true
-    (sleep 5 && kill -KILL "$QPID" 2>/dev/null) &
+    # the watchdog takes its sleep with it when it is stopped
+    (
+        trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+        sleep 5 &
+        nap=$!
+        wait "$nap" && kill -KILL "$QPID" 2>/dev/null
+    ) &
     local watchdog=$!
     wait "$QPID" 2>/dev/null || true
     kill "$watchdog" 2>/dev/null || true

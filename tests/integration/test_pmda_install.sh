@@ -61,9 +61,11 @@ cleanup() {
 trap cleanup EXIT
 
 # pmcd itself, not its rc script: that one refuses to start while any
-# other pmcd runs (the private ones of other tests or benchmarks)
+# other pmcd runs (the private ones of other tests or benchmarks). From
+# its log directory, as the rc script starts it: its agents log into the
+# current directory.
 if ! pminfo pmcd.version >/dev/null 2>&1; then
-    "$PCP_BINADM_DIR/pmcd" -A >"$work/start" 2>&1 ||
+    (cd "$PCP_LOG_DIR/pmcd" && "$PCP_BINADM_DIR/pmcd" -A) >"$work/start" 2>&1 ||
         fail "cannot start pmcd: $(tr "\n" " " <"$work/start")"
     started=true
     wait_for 30 pminfo pmcd.version >/dev/null 2>&1 || fail "pmcd not up"
