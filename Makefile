@@ -23,12 +23,14 @@ BASE_CFLAGS  = $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -I. -MMD -MP
 PCP_CFLAGS   = $(call pc,--cflags,libpcp libpcp_pmda libgtop-2.0)
 CURSES_CFLAGS = $(call pc,--cflags,ncursesw)
 TEST_CFLAGS  = $(call pc,--cflags,cmocka)
-LIBS         = $(call pc,--libs,ncursesw libpcp libgtop-2.0 libcrypto jansson) \
-               -lpthread -lm
-RUN_LIBS     = $(call pc,--libs,libpcp libgtop-2.0 libcrypto jansson) -lpthread -lm
-PMDA_LIBS    = $(call pc,--libs,libpcp_pmda libpcp) -lpthread -lm
-TEST_LIBS    = $(call pc,--libs,cmocka libpcp libgtop-2.0 libcrypto jansson) \
-               -lpthread -lm
+# libgtop is dlopen'ed by collectors/gtop_source.c when the fallback is
+# needed, not linked: it and GLib cost a megabyte of RSS (issue 10).
+LIBS         = $(call pc,--libs,ncursesw libpcp libcrypto jansson) \
+               -lpthread -lm -ldl
+RUN_LIBS     = $(call pc,--libs,libpcp libcrypto jansson) -lpthread -lm -ldl
+PMDA_LIBS    = $(call pc,--libs,libpcp_pmda libpcp) -lpthread -lm -ldl
+TEST_LIBS    = $(call pc,--libs,cmocka libpcp libcrypto jansson) \
+               -lpthread -lm -ldl
 
 CORE_SRC := $(wildcard core/*.c)
 COLL_SRC := $(wildcard collectors/*.c)
@@ -44,6 +46,8 @@ PARALLAX := $(BUILD)/parallax
 PARALLAX_RUN := $(BUILD)/parallax-run
 # the tiny static program the exec workloads run (lmbench's "hello")
 HELLO := $(BUILD)/parallax-hello
+# the same program linked dynamically (lmbench's hello, UnixBench's execl)
+HELLO_DYN := $(BUILD)/parallax-hello-dyn
 LIBEXECDIR = $(PREFIX)/libexec/parallax
 LIBPARALLAX := $(BUILD)/libparallax.a
 
@@ -54,7 +58,8 @@ LIBPARALLAX := $(BUILD)/libparallax.a
 all: deps
 	@$(MAKE) --no-print-directory build
 
-build: $(PARALLAX) $(PARALLAX_RUN) $(HELLO) $(UNIT_TESTS) $(INTEG_TESTS)
+build: $(PARALLAX) $(PARALLAX_RUN) $(HELLO) $(HELLO_DYN) $(UNIT_TESTS) \
+    $(INTEG_TESTS)
 
 deps:
 	@./scripts/deps.sh
@@ -84,6 +89,8 @@ asan: deps
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    PARALLAX_SANITIZED=1 ./tests/run_all.sh build-asan
 
+# What watching costs, against htop and pmstat, with many and stalled guests
+# (bench/bench.sh; about 6 minutes, QUICK=1 about 2.5).
 bench: deps
 	@$(MAKE) --no-print-directory build
 	@./bench/bench.sh $(BUILD)
@@ -97,10 +104,15 @@ format-check:
 
 $(BUILD)/collectors/%.o $(BUILD)/pmda/%.o: XCFLAGS = $(PCP_CFLAGS)
 $(BUILD)/tui/%.o: XCFLAGS = $(CURSES_CFLAGS)
-$(BUILD)/core/%.o: XCFLAGS = $(call pc,--cflags,jansson)
+$(BUILD)/core/%.o: XCFLAGS = $(call pc,--cflags,jansson) \
+    -DPARALLAX_THEMEDIR='"$(THEMEDIR)"'
 $(BUILD)/workloads/%.o: XCFLAGS = $(call pc,--cflags,libcrypto) \
     -DPARALLAX_LIBEXEC='"$(LIBEXECDIR)"'
 $(BUILD)/tests/%.o: XCFLAGS = $(TEST_CFLAGS) $(PCP_CFLAGS)
+# The CPU loops are compiled as UnixBench compiles dhry2reg and whetstone
+# (-O3 -ffast-math), so that their figures can agree; not its
+# -march=native: the same objects run in guests with other CPUs.
+$(BUILD)/workloads/dhry.o $(BUILD)/workloads/whet.o: OPT = -O3 -ffast-math -g
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -121,6 +133,10 @@ $(HELLO): workloads/helper/parallax_hello.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O2 -static -o $@ $<
 
+$(HELLO_DYN): workloads/helper/parallax_hello.c
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -o $@ $<
+
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBPARALLAX)
 	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(TEST_LIBS)
 
@@ -128,7 +144,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PARALLAX) $(PARALLAX_RUN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(LIBEXECDIR)
-	install -m 755 $(HELLO) $(DESTDIR)$(LIBEXECDIR)/
+	install -m 755 $(HELLO) $(HELLO_DYN) $(DESTDIR)$(LIBEXECDIR)/
 
 # pmdaparallax, the guest agent (pmda/, issue 4): libpcp_pmda and the same
 # libparallax.a the host uses. `make install` puts it where pmdaproc.sh
@@ -156,6 +172,15 @@ install-pmda: $(PMDA)
 	install -m 755 $(PMDA) pmda/Install pmda/Remove $(PMDA_DIR)/
 	install -m 644 pmda/pmns pmda/root pmda/help pmda/domain.h $(PMDA_DIR)/
 
+# Manual pages (man/): parallax(1), parallax-run(1), pmdaparallax(1).
+MANDIR = $(PREFIX)/share/man
+.PHONY: install-man
+install: install-man
+install-man:
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 man/parallax.1 man/parallax-run.1 man/pmdaparallax.1 \
+	    $(DESTDIR)$(MANDIR)/man1/
+
 # The demo guest (guest/, issue 6): Debian's cloud kernel and an initramfs
 # holding pmcd, pmdaparallax and parallax-hello, made from this host's
 # packages; guest/build-image.sh rebuilds only when the image would change.
@@ -164,8 +189,34 @@ GUEST := $(BUILD)/guest
 .PHONY: guest
 guest: deps
 	@./guest/deps.sh
-	@$(MAKE) -s --no-print-directory $(PMDA) $(HELLO)
+	@$(MAKE) -s --no-print-directory $(PMDA) $(HELLO) $(HELLO_DYN)
 	@./guest/build-image.sh $(GUEST) $(BUILD)
+
+# Colour themes (themes/README): the installed ones are the last place
+# parallax looks (core/theme_path.h); one is compiled in besides.
+THEMEDIR = $(PREFIX)/share/parallax/themes
+.PHONY: install-themes fuzz
+install: install-themes
+install-themes:
+	install -d $(DESTDIR)$(THEMEDIR)
+	install -m 644 themes/*.theme themes/README $(DESTDIR)$(THEMEDIR)/
+
+# The theme parser under libFuzzer with ASan and UBSan for FUZZ_TIME
+# seconds; fails on a crash, a leak or undefined behaviour. Needs clang
+# (scripts/deps.sh fuzz), which make check does not.
+FUZZ_TIME ?= 60
+FUZZ_THEME := $(BUILD)/fuzz/fuzz_theme
+FUZZ_SRC := fuzz/fuzz_theme.c core/theme.c core/theme_color.c
+$(FUZZ_THEME): $(FUZZ_SRC) core/theme.h core/theme_color.h
+	@mkdir -p $(@D)/corpus
+	clang $(WARN) -g -O1 -D_GNU_SOURCE -I. \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -o $@ $(FUZZ_SRC)
+fuzz:
+	@./scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_THEME)
+	$(FUZZ_THEME) -max_total_time=$(FUZZ_TIME) -max_len=4096 \
+	    -dict=fuzz/theme.dict $(BUILD)/fuzz/corpus themes
 
 clean:
 	rm -rf build build-asan bench/out

@@ -1,29 +1,43 @@
 #!/bin/bash
-# The cost of watching: parallax at a 1 s interval against Debian's htop at a
-# 1 s refresh (`htop -d 10`), all running at the same time in detached tmux
-# sessions so that the machine's noise hits every one of them alike.
+# make bench: what watching costs, in four parts, each figure next to a
+# reference measured in the same invocation (DESIGN.md, Performance
+# budget; issue 10):
+#  1. this script: parallax -t 1 watching this host and two private pmcd
+#     guests, against Debian's htop at a 1 s refresh (`htop -d 10`, one
+#     host) and `pmstat -t 1 -h` with the same two guests, in an 80x24 and
+#     a 200x50 tmux window, all running at the same time in detached tmux
+#     sessions so that the machine's noise hits every one of them alike;
+#  2. bench/observer.sh: workloads with the screen running against batch
+#     mode with no screen;
+#  3. bench/scale.sh: 16, 32 and 64 sources: CPU share and keys;
+#  4. bench/stalled.sh: a guest that never answers next to live ones.
 #
 # Usage: bench/bench.sh BUILD_DIR        (make bench runs it with build/)
-#   BENCH_SECONDS  length of the measurement window (default 60)
-#   BENCH_SIZES    terminal sizes, each one a parallax and an htop session
-#                  (default "80x24 200x50")
+#   QUICK=1        shorter windows everywhere (about 2 minutes in all
+#                  instead of about 6); for trying it out, noisier
+#   BENCH_SECONDS  length of part 1's window (default 60, QUICK 20)
+#   BENCH_SIZES    terminal sizes, each one a parallax, an htop and a
+#                  pmstat session (default "80x24 200x50")
+#   BENCH_PARTS    which parts to run (default "1 2 3 4")
 #   BENCH_STRICT=1 exit 1 when a target is missed (default: report only)
 #
-# Per program it prints CPU time per minute (utime+stime of the program's
-# own PID over the window) and peak RSS (VmHWM just before it is stopped),
-# then parallax/htop for each size against the targets of DESIGN.md:
-# CPU under 1/5 of htop's, peak RSS at or below htop's. The table also goes
-# to bench/out/bench-<timestamp>.txt; then bench/stalled.sh appends the case
-# of a guest that never answers (key-to-redraw latency, see there). Exit: 0
-# measured, 1 a target missed with BENCH_STRICT=1, 2 could not measure. CPU
-# time comes in whole clock ticks (10 ms), so windows much shorter than 60 s
-# are for trying it out.
+# Per program part 1 prints CPU time per minute (utime+stime of the
+# program's own PID over the window) and peak RSS (VmHWM just before it is
+# stopped), then parallax/htop and parallax/pmstat for each size against
+# the targets of DESIGN.md: CPU under 1/5 of htop's, peak RSS at or below
+# htop's (pmstat's ratios are for information). Everything goes to
+# bench/out/bench-<timestamp>.txt as well. Exit: 0 measured, 1 a target
+# missed with BENCH_STRICT=1, 2 could not measure. CPU time comes in whole
+# clock ticks (10 ms), so short windows are for trying it out.
+# shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-}
-seconds=${BENCH_SECONDS:-60}
+quick=${QUICK:-0}
+[ "$quick" = 1 ] && seconds=${BENCH_SECONDS:-20} || seconds=${BENCH_SECONDS:-60}
 sizes=${BENCH_SIZES:-80x24 200x50}
+parts=${BENCH_PARTS:-1 2 3 4}
 sock=parallax-bench-$$
 up_timeout=15          # seconds a program may take to draw its first screen
 cpu_limit=0.20         # parallax CPU / htop CPU must stay below this
@@ -35,6 +49,13 @@ export TERM=xterm-256color LANG=C.UTF-8
 unset LC_ALL LC_CTYPE LC_NUMERIC
 
 die() { echo "bench: $*" >&2; exit 2; }
+
+# shellcheck source=../tests/lib.sh
+. "$here/../tests/lib.sh" # wait_for
+# shellcheck source=../tests/pmcd.sh
+. "$here/../tests/pmcd.sh" # free_port, pmcd_start, pmcd_stop
+# shellcheck source=lib.sh
+. "$here/lib.sh" # pool_start, pool_stop, pool_split
 
 tmx() { tmux -L "$sock" -f "$tmpdir/tmux.conf" "$@"; }
 
@@ -50,7 +71,12 @@ cleanup() {
         wait_gone "$pid" 3 || kill -KILL "$pid" 2>/dev/null || true
     done
     [ -z "$sleeper" ] || kill "$sleeper" 2>/dev/null || true
+    if [ -n "${part_pid:-}" ]; then
+        kill "$part_pid" 2>/dev/null || true
+        wait "$part_pid" 2>/dev/null || true
+    fi
     [ -z "$sock_path" ] || rm -f "$sock_path"
+    pool_stop "$tmpdir"
     rm -rf "$tmpdir"
 }
 
@@ -70,8 +96,10 @@ check_prereqs() {
     [ -n "$build" ] || die "usage: bench/bench.sh BUILD_DIR"
     parallax=$(cd "$build" 2>/dev/null && pwd)/parallax || true
     [ -x "$parallax" ] || die "no parallax binary in '$build'; run 'make build'"
-    command -v htop >/dev/null || die "htop not found; run 'make deps'"
-    command -v tmux >/dev/null || die "tmux not found; run 'make deps'"
+    local c
+    for c in htop tmux pmstat python3; do
+        command -v "$c" >/dev/null || die "$c not found; run 'make deps'"
+    done
     local s
     for s in $sizes; do
         [[ $s =~ ^[0-9]+x[0-9]+$ ]] || die "bad size '$s' in BENCH_SIZES"
@@ -178,11 +206,50 @@ verdict() {
 main() {
     check_prereqs
     tmpdir=$(mktemp -d /tmp/parallax-bench.XXXXXX)
+    export XDG_STATE_HOME=$tmpdir # parallax's log goes here, not to ~
     sock_path="" sleeper=""
     pids=(); sess=(); plabel=(); pcomm=(); psize=(); pmark=()
     trap cleanup EXIT
     trap 'echo "bench: interrupted" >&2; exit 130' INT TERM HUP
 
+    missed1=0
+    stamp=$(date +%Y%m%d-%H%M%S)
+    mkdir -p "$here/out"
+    out="$here/out/bench-$stamp.txt"
+    printf 'parallax bench %s  %s CPUs%s\n%s (%s), %s, %s\n' "$(date '+%F %T')" \
+        "$(nproc)" "$([ "$quick" = 1 ] && echo '  QUICK: short windows')" \
+        "$("$parallax" -V)" \
+        "$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo no git)" \
+        "$(htop --version | head -n1)" "$(pmstat --version 2>&1 | head -n1)" |
+        tee "$out"
+    if [[ " $parts " == *" 1 "* ]]; then
+        part1
+        report
+    fi
+    local rc=0 missed=$missed1 part script
+    for part in 2 3 4; do
+        [[ " $parts " == *" $part "* ]] || continue
+        case $part in
+        2) script=observer.sh ;;
+        3) script=scale.sh ;;
+        4) script=stalled.sh ;;
+        esac
+        rc=0
+        # in the background, so that cleanup can stop it (its own trap
+        # then stops what it started)
+        "$here/$script" "$build" "$out" &
+        part_pid=$!
+        wait "$part_pid" || rc=$?
+        part_pid=""
+        [ "$rc" = 0 ] || [ "$rc" = 1 ] || exit "$rc"
+        [ "$rc" = 0 ] || missed=1
+    done
+    echo "bench: written to bench/out/${out##*/}" >&2
+    if [ "$missed" = 1 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then exit 1; fi
+}
+
+# part1: the three programs side by side in each size, measured together.
+part1() {
     # No user tmux config; the status line off so each program gets all of
     # WxH; panes get the same TERM as everything else.
     printf '%s\n' 'set -g status off' \
@@ -190,25 +257,32 @@ main() {
     # htop reads and rewrites its htoprc: give it a private default one so
     # that a user's settings do not change what it costs.
     local htoprc="$tmpdir/htoprc"
+    pool_start "$tmpdir" 2 || die "could not start two pmcd guests"
+    local g1="localhost:${pool_ports[0]}" g2="localhost:${pool_ports[1]}"
 
     local size
     for size in $sizes; do
-        start "parallax -t 1" parallax "$size" "CPU user %" "$parallax" -t 1
+        start "parallax -t 1" parallax "$size" "CPU user %" "$parallax" -t 1 \
+            -h "g1=$g1" -h "g2=$g2"
         start "htop -d 10" htop "$size" "Load average" \
             env HTOPRC="$htoprc" htop -d 10
+        start "pmstat -t 1" pmstat "$size" "loadavg" pmstat -t 1 -h "$g1" \
+            -h "$g2"
     done
-    local i n=${#pids[@]}
+    local i
+    n=${#pids[@]}
     for ((i = 0; i < n; i++)); do wait_up "$i"; done
+    # every guest live before the window opens
+    wait_for 15 bash -c "! tmux -L $sock -f $tmpdir/tmux.conf capture-pane \
+        -p -t '${sess[0]}' | grep -qE 'connecting|down'" || true
 
     # The window: CPU time is the difference between its two ends.
-    local load0 t0 t1 load1
-    local -a c0 c1 s0 s1 hwm
     load0=$(cut -d' ' -f1-3 /proc/loadavg)
     t0=$(now)
     for ((i = 0; i < n; i++)); do
         c0[i]=$(cpu_ticks "${pids[i]}"); s0[i]=$(sched_ns "${pids[i]}")
     done
-    echo "bench: measuring ${n} programs side by side for ${seconds} s..." >&2
+    echo "bench: part 1: measuring ${n} programs side by side for ${seconds} s..." >&2
     # in the background so that a signal ends the wait at once
     sleep "$seconds" &
     sleeper=$!
@@ -222,26 +296,21 @@ main() {
     load1=$(cut -d' ' -f1-3 /proc/loadavg)
     # Peak RSS just before stopping (it only grows, so any later read is
     # the same or higher); also note which back-end parallax drew from.
-    local via
     for ((i = 0; i < n; i++)); do hwm[i]=$(hwm_kib "${pids[i]}"); done
     # (the names of collectors/*_source.c; the screen layout may move them)
     via=$(tmx capture-pane -p -t "${sess[0]}" |
-        grep -o -m1 -E 'pcp local|libgtop\+/proc') || true
+        grep -o -m1 -E 'pcp local|libgtop\+/proc' | head -n1) || true
     via="via ${via:-an unseen back-end}"
     tmx kill-server 2>/dev/null || true
-
-    report
+    pool_stop "$tmpdir"
 }
 
 # report: the table, on stdout and in bench/out/. Reads the figures that
 # main measured (bash locals are visible to the functions main calls).
 report() {
-    local hz window out stamp
+    local hz window
     hz=$(getconf CLK_TCK)
     window=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-    stamp=$(date +%Y%m%d-%H%M%S)
-    mkdir -p "$here/out"
-    out="$here/out/bench-$stamp.txt"
     local -a ms sms
     for ((i = 0; i < n; i++)); do
         ms[i]=$(awk -v d=$((c1[i] - c0[i])) -v hz="$hz" -v w="$window" \
@@ -249,14 +318,12 @@ report() {
         sms[i]=$(awk -v d="$(sched_delta "${s0[i]}" "${s1[i]}")" -v w="$window" \
             'BEGIN { if (d == "n/a") print d; else printf "%.1f", d / 1e6 * 60 / w }')
     done
-    local missed=0
+    missed1=0
     {
-        printf 'parallax bench %s  window %s s  %s CPUs  load %s -> %s\n' \
-            "$(date '+%F %T')" "$window" "$(nproc)" "$load0" "$load1"
-        printf '%s (%s, %s), %s\n' \
-            "$("$parallax" -V)" "$via" \
-            "$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo no git)" \
-            "$(htop --version | head -n1)"
+        printf '\n1. CPU and memory of the monitor  window %s s  load %s -> %s\n' \
+            "$window" "$load0" "$load1"
+        printf '%s\n' "parallax -t 1: this host (${via}) and two pmcd guests;" \
+            "htop -d 10: this host; pmstat -t 1: the same two guests"
         printf '%s %s ms %s\n%s\n\n' "CPU ms/min: utime+stime, in whole" \
             $((1000 / hz)) "ticks (the figure judged);" \
             "sched ms/min: the threads' schedstat run times, in ns (a cross-check)"
@@ -266,33 +333,30 @@ report() {
             printf '%-14s %-7s %7s %11s %12s %13s\n' "${plabel[i]}" \
                 "${psize[i]}" "${pids[i]}" "${ms[i]}" "${sms[i]}" "${hwm[i]}"
         done
-        printf '\n%-14s %-7s %14s %8s  %s\n' \
-            target size parallax/htop limit result
-        local p h r v
-        for ((p = 0; p < n; p += 2)); do
-            h=$((p + 1))
+        printf '\n%-16s %-7s %10s %10s %9s  %s\n' \
+            target size parallax reference ratio "limit, result"
+        local p h q r v
+        for ((p = 0; p < n; p += 3)); do
+            h=$((p + 1)) q=$((p + 2))
             r=$(ratio "${ms[p]}" "${ms[h]}")
             v=$(verdict "$r" "<" "$cpu_limit")
-            [ "$v" = PASS ] || missed=1
-            printf '%-14s %-7s %14s %8s  %s\n' CPU "${psize[p]}" "$r" \
-                "< $cpu_limit" "$v"
+            [ "$v" = PASS ] || missed1=1
+            printf '%-16s %-7s %10s %10s %9s  %s\n' "CPU vs htop" "${psize[p]}" \
+                "${ms[p]}" "${ms[h]}" "$r" "< $cpu_limit $v"
             r=$(ratio "${sms[p]}" "${sms[h]}")
-            printf '%-14s %-7s %14s %8s  %s\n' "CPU (sched)" "${psize[p]}" \
-                "$r" "< $cpu_limit" "$(verdict "$r" "<" "$cpu_limit") (info)"
+            printf '%-16s %-7s %10s %10s %9s  %s\n' "  (sched)" "${psize[p]}" \
+                "${sms[p]}" "${sms[h]}" "$r" "< $cpu_limit $(verdict "$r" "<" "$cpu_limit") (info)"
             r=$(ratio "${hwm[p]}" "${hwm[h]}")
             v=$(verdict "$r" "<=" "$rss_limit")
-            [ "$v" = PASS ] || missed=1
-            printf '%-14s %-7s %14s %8s  %s\n' "peak RSS" "${psize[p]}" "$r" \
-                "<= $rss_limit" "$v"
+            [ "$v" = PASS ] || missed1=1
+            printf '%-16s %-7s %10s %10s %9s  %s\n' "peak RSS vs htop" "${psize[p]}" \
+                "${hwm[p]}" "${hwm[h]}" "$r" "<= $rss_limit $v"
+            printf '%-16s %-7s %10s %10s %9s  %s\n' "CPU vs pmstat" "${psize[p]}" \
+                "${ms[p]}" "${ms[q]}" "$(ratio "${ms[p]}" "${ms[q]}")" "(info)"
+            printf '%-16s %-7s %10s %10s %9s  %s\n' "RSS vs pmstat" "${psize[p]}" \
+                "${hwm[p]}" "${hwm[q]}" "$(ratio "${hwm[p]}" "${hwm[q]}")" "(info)"
         done
-    } >"$out"
-    cat "$out"
-    echo "bench: written to bench/out/${out##*/}" >&2
-    local rc=0
-    "$here/stalled.sh" "$build" "$out" || rc=$?
-    [ "$rc" = 0 ] || [ "$rc" = 1 ] || exit "$rc"
-    [ "$rc" = 0 ] || missed=1
-    if [ "$missed" = 1 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then exit 1; fi
+    } | tee -a "$out"
 }
 
 main "$@"

@@ -12,7 +12,15 @@ to close the prompt again, untimed. Prints a line a press, in microseconds:
 the prompt came out, and within it how long COMMAND's main thread ran,
 how long it waited for a CPU, and how long this probe waited for one
 (from schedstat), to tell a slow program from a busy machine. COMMAND is
-killed (by its PID) when done or interrupted."""
+killed (by its PID) when done or interrupted.
+
+KEYPROBE_ADD="SPEC ..." adds guests through the add-guest prompt (g, the
+spec, Enter) after the first screen: more than -h takes on a command line.
+KEYPROBE_SETTLE=S waits S seconds after the first screen before the first
+press (sources connect meanwhile). KEYPROBE_CPU=FILE writes there, for the
+window of presses, "CPU_NS TICKS WALL_S": COMMAND's CPU time as its
+threads' schedstat run times and as utime+stime clock ticks, and the
+window's length."""
 import fcntl
 import os
 import select
@@ -52,6 +60,16 @@ def schedstat(path):
         return 0, 0
 
 
+def cpu(pid):
+    """(ns on a CPU over all threads, utime+stime ticks) of a process."""
+    ns = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        ns += schedstat(f"/proc/{pid}/task/{tid}/schedstat")[0]
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return ns, int(fields[11]) + int(fields[12])
+
+
 def drain(fd, until):
     """Reads and drops fd's output until monotonic time `until`."""
     while (left := until - time.monotonic()) > 0:
@@ -74,7 +92,19 @@ def main():
     try:
         if not drain_until(master, READY, time.monotonic() + 15):
             sys.exit("keyprobe: no first screen")
-        start, step = time.monotonic(), seconds / presses
+        for spec in os.environ.get("KEYPROBE_ADD", "").split():
+            os.write(master, b"g")
+            # the status line says "added ..." now: curses writes only
+            # where the prompt differs from it, so look for its end
+            if not drain_until(master, b"NAME=]", time.monotonic() + 5):
+                sys.exit("keyprobe: no add-guest prompt")
+            os.write(master, spec.encode() + b"\r")
+            # "added NAME (HOST)" on the status line before the next g
+            name = spec.split("=")[0].encode() + b" ("
+            if not drain_until(master, name, time.monotonic() + 5):
+                sys.exit("keyprobe: guest not added: " + spec)
+        drain(master, time.monotonic() + float(os.environ.get("KEYPROBE_SETTLE", 0)))
+        cpu0, start, step = cpu(child.pid), time.monotonic(), seconds / presses
         for i in range(presses):
             drain(master, start + i * step)
             c0, s0 = schedstat(theirs), schedstat(ours)
@@ -86,6 +116,11 @@ def main():
             print(int(when * 1e6), int(took * 1e6), (c1[0] - c0[0]) // 1000,
                   (c1[1] - c0[1]) // 1000, (s1[1] - s0[1]) // 1000, flush=True)
             os.write(master, b"\x07")
+        drain(master, start + seconds)
+        cpu1, end = cpu(child.pid), time.monotonic()
+        if os.environ.get("KEYPROBE_CPU"):
+            with open(os.environ["KEYPROBE_CPU"], "w") as f:
+                print(cpu1[0] - cpu0[0], cpu1[1] - cpu0[1], f"{end - start:.3f}", file=f)
     finally:
         child.kill()
         child.wait()

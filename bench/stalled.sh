@@ -27,8 +27,9 @@
 #
 # Usage: bench/stalled.sh BUILD_DIR [OUT_FILE]   (bench.sh runs it last and
 #   appends to its bench/out/ file; alone it writes bench/out/stalled-*.txt)
-#   STALL_SECONDS  length of the window (default 20)
-#   STALL_PRESSES  keys timed by each method, spread evenly (default 40)
+#   STALL_SECONDS  length of the window (default 20, QUICK=1 10)
+#   STALL_PRESSES  keys timed by each method, spread evenly (default 40,
+#                  QUICK=1 20)
 #   BENCH_STRICT=1 exit 1 when the 50 ms target is missed at the pty
 #   STALL_KEEP=DIR copy the raw logs there (to look into a figure)
 # Exit: 0 measured, 1 missed with BENCH_STRICT=1, 2 could not measure.
@@ -38,8 +39,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-}
 out=${2:-}
-seconds=${STALL_SECONDS:-20}
-presses=${STALL_PRESSES:-40}
+if [ "${QUICK:-0}" = 1 ]; then seconds=${STALL_SECONDS:-10} presses=${STALL_PRESSES:-20}
+else seconds=${STALL_SECONDS:-20} presses=${STALL_PRESSES:-40}; fi
 sock=parallax-stalled-$$
 timeout_us=2000000 # a press not seen after this counts as 2000 ms
 size=120x40

@@ -133,7 +133,7 @@ report() {
     live_ok=$(awk '{ s += $2 } END { print s + 0 }' "$tmp/refreshes")
     states=$(awk '{ c[$3]++ } END { for (k in c) printf "%s%s x%d", \
         (n++ ? ", " : ""), k, c[k] }' "$tmp/refreshes")
-    printf '\nstalled guest %s  window %s s  %s CPUs  load %s\n' \
+    printf '\n4. A stalled guest  %s  window %s s  %s CPUs  load %s\n' \
         "$(date -d "@$((meta[window_start] / 1000000))" '+%F %T')" \
         "$window_s" "${meta[cpus]}" "${meta[load]}"
     printf '%s\n' "parallax -t 1 -h live=<pmcd> -h stalled=<listener that never answers>," \

@@ -24,6 +24,14 @@ static const char *const info_names[INFO_COUNT] = {
 
 #define NPMID          (METRIC_COUNT + INFO_COUNT)
 #define DERIVED_PREFIX "pxderived."
+/* What a source is seldom changes (a reboot ends the connection anyway):
+ * it is fetched on the first fetch of a context and then every this many,
+ * not every time (two of its values are strings libpcp allocates). */
+#define INFO_EVERY 60
+/* Table entries "A - B" of two plain names are fetched as A and B and
+ * subtracted here: a registered derived metric makes libpcp rebuild every
+ * fetch's result of every context, one allocation per value set. */
+#define MAX_DIFFS 4
 
 struct pcp_state {
     int ctx;
@@ -33,16 +41,41 @@ struct pcp_state {
     int inst[NPMID];   /* instance to pick, PM_IN_NULL for singular */
     bool pmda;         /* pmdaparallax answers */
     struct pmda_jobs pj;
+    /* what pmFetch asks for: the metrics, pmdaparallax's when it answers,
+     * then the info, which only every INFO_EVERY-th fetch includes */
+    pmID fetch_ids[NPMID + MAX_DIFFS + PMDA_NMETRICS];
+    int nsteady;            /* metrics, B operands, pmdaparallax's */
+    int ndiff;              /* "A - B" entries: A in the metric's slot */
+    int diff_of[MAX_DIFFS]; /* the metric id of each */
+    pmID diff_b[MAX_DIFFS]; /* and its B, fetched after the metrics */
+    pmDesc diff_desc[MAX_DIFFS];
+    unsigned long fetches;   /* since the context opened */
+    struct source_info info; /* the last info fetched */
 };
 
-/* The name a table entry is fetched by: derived expressions (they contain
- * a space) are registered once, process-wide, under DERIVED_PREFIX.key. */
+/* True when expr is "A - B" of two plain names (A and B set, n bytes
+ * each). */
+static bool split_diff(const char *expr, char *a, char *b, size_t n)
+{
+    const char *op = strstr(expr, " - ");
+    if (!op || (size_t)(op - expr) >= n || strchr(op + 3, ' ') ||
+        strlen(op + 3) >= n || memchr(expr, ' ', (size_t)(op - expr)))
+        return false;
+    snprintf(a, n, "%.*s", (int)(op - expr), expr);
+    snprintf(b, n, "%s", op + 3);
+    return *a && *b;
+}
+
+/* The name a table entry is fetched by: A of "A - B"; other derived
+ * expressions (they contain a space) are registered once, process-wide,
+ * under DERIVED_PREFIX.key. */
 static void pcp_name(int id, char *buf, size_t n)
 {
     const struct metric_desc *d = &metric_descs[id];
-    if (strchr(d->pcp, ' '))
+    char b[128];
+    if (strchr(d->pcp, ' ') && !split_diff(d->pcp, buf, b, n))
         snprintf(buf, n, DERIVED_PREFIX "%s", d->key);
-    else
+    else if (!strchr(d->pcp, ' '))
         snprintf(buf, n, "%s", d->pcp);
 }
 
@@ -66,9 +99,10 @@ static void pcp_global_init(void)
      * default for a first connection until then: ask now */
     __pmRequestTimeout();
     for (int id = 0; id < METRIC_COUNT; id++) {
-        if (!strchr(metric_descs[id].pcp, ' '))
+        char name[128], b[128], *msg = NULL;
+        if (!strchr(metric_descs[id].pcp, ' ') ||
+            split_diff(metric_descs[id].pcp, name, b, sizeof(name)))
             continue;
-        char name[128], *msg = NULL;
         pcp_name(id, name, sizeof(name));
         if (pmRegisterDerivedMetric(name, metric_descs[id].pcp, &msg) < 0)
             free(msg); /* the metric then reads as missing */
@@ -144,6 +178,25 @@ static int pcp_lookup(struct pcp_state *st, char *err, size_t errlen)
     return 0;
 }
 
+/* Looks up the B of each "A - B" entry; an entry whose B the source lacks
+ * reads as missing. */
+static void lookup_diffs(struct pcp_state *st)
+{
+    for (int id = 0; id < METRIC_COUNT && st->ndiff < MAX_DIFFS; id++) {
+        char a[128], b[128];
+        if (!split_diff(metric_descs[id].pcp, a, b, sizeof(a)))
+            continue;
+        int k = st->ndiff++;
+        const char *name = b;
+        st->diff_of[k] = id;
+        st->diff_b[k] = PM_ID_NULL;
+        if (pmLookupName(1, &name, &st->diff_b[k]) != 1 ||
+            pmLookupDesc(st->diff_b[k], &st->diff_desc[k]) < 0 ||
+            metric_descs[id].inst || metric_is_counter(id))
+            st->known[id] = false; /* only singular instant values */
+    }
+}
+
 /* pmdaparallax answers when the source's namespace has parallax.* */
 static bool has_pmda(void)
 {
@@ -176,6 +229,19 @@ static void *pcp_open(int type, const char *target, char *err, size_t errlen)
     st->pmda = type == PM_CONTEXT_HOST && has_pmda();
     if (st->pmda && pmda_jobs_lookup(&st->pj))
         memcpy(st->pmids + NPMID, st->pj.id, sizeof(st->pj.id));
+    lookup_diffs(st);
+    int n = METRIC_COUNT;
+    memcpy(st->fetch_ids, st->pmids, sizeof(pmID) * METRIC_COUNT);
+    for (int k = 0; k < st->ndiff; k++) /* PM_ID_NULL would fail the fetch */
+        st->fetch_ids[n++] =
+            st->diff_b[k] != PM_ID_NULL ? st->diff_b[k] : st->pmids[0];
+    if (st->pj.known) {
+        memcpy(st->fetch_ids + n, st->pj.id, sizeof(st->pj.id));
+        n += PMDA_NMETRICS;
+    }
+    st->nsteady = n;
+    memcpy(st->fetch_ids + n, st->pmids + METRIC_COUNT,
+           sizeof(pmID) * INFO_COUNT);
     return st;
 }
 
@@ -224,6 +290,27 @@ static void store_metric(const struct pcp_state *st, int id,
     }
 }
 
+/* An "A - B" entry: both in the metric's unit, then their difference. */
+static void store_diff(const struct pcp_state *st, int k, const pmValueSet *va,
+                       const pmValueSet *vb, struct sample *out)
+{
+    int id = st->diff_of[k];
+    const pmValue *a = pick(va, PM_IN_NULL), *b = pick(vb, PM_IN_NULL);
+    pmUnits want = target_units(metric_descs[id].unit);
+    pmAtomValue in, ca, cb;
+    if (!a || !b ||
+        pmExtractValue(va->valfmt, a, st->desc[id].type, &in, PM_TYPE_DOUBLE) <
+            0 ||
+        pmConvScale(PM_TYPE_DOUBLE, &in, &st->desc[id].units, &ca, &want) < 0 ||
+        pmExtractValue(vb->valfmt, b, st->diff_desc[k].type, &in,
+                       PM_TYPE_DOUBLE) < 0 ||
+        pmConvScale(PM_TYPE_DOUBLE, &in, &st->diff_desc[k].units, &cb, &want) <
+            0)
+        return;
+    out->have[id] = true;
+    out->value[id] = ca.d - cb.d;
+}
+
 static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
                        struct source_info *info)
 {
@@ -252,31 +339,48 @@ static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
 static int pcp_fetch(void *state, struct sample *out)
 {
     struct pcp_state *st = state;
-    pmResult *rp = NULL;
+    pmHighResResult *rp = NULL;
+    bool info = st->fetches % INFO_EVERY == 0;
+    int n = st->nsteady + (info ? INFO_COUNT : 0);
     pmUseContext(st->ctx);
     out->t_before = clock_mono();
-    int sts =
-        pmFetch(NPMID + (st->pj.known ? PMDA_NMETRICS : 0), st->pmids, &rp);
+    /* PCP 6's own form of a result: nanosecond timestamps as pmcd sends
+     * them (and one conversion fewer than pmFetch's) */
+    int sts = pmFetchHighRes(n, st->fetch_ids, &rp);
     out->t_after = clock_mono();
     if (sts < 0) {
         fmt_err(out->error, sizeof(out->error), "fetch", sts);
         return -1;
     }
+    st->fetches++;
     out->t_source =
-        (double)rp->timestamp.tv_sec + (double)rp->timestamp.tv_usec / 1e6;
-    out->info.pmda = st->pmda;
-    for (int i = 0; i < rp->numpmid && i < NPMID; i++) {
-        const pmValueSet *vs = rp->vset[i];
-        if (!st->known[i] || vs->numval <= 0)
-            continue;
-        if (i < METRIC_COUNT)
-            store_metric(st, i, vs, out);
-        else
-            store_info(i - METRIC_COUNT, &st->desc[i], vs, &out->info);
+        (double)rp->timestamp.tv_sec + (double)rp->timestamp.tv_nsec / 1e9;
+    bool diff[METRIC_COUNT] = {false};
+    for (int k = 0; k < st->ndiff && METRIC_COUNT + k < rp->numpmid; k++) {
+        int id = st->diff_of[k];
+        diff[id] = true;
+        if (st->known[id] && rp->vset[id]->numval > 0 &&
+            rp->vset[METRIC_COUNT + k]->numval > 0)
+            store_diff(st, k, rp->vset[id], rp->vset[METRIC_COUNT + k], out);
     }
-    if (st->pj.known && rp->numpmid == NPMID + PMDA_NMETRICS)
-        pmda_jobs_decode(&st->pj, rp->vset + NPMID, out);
-    pmFreeResult(rp);
+    for (int i = 0; i < rp->numpmid && i < METRIC_COUNT; i++) {
+        const pmValueSet *vs = rp->vset[i];
+        if (st->known[i] && !diff[i] && vs->numval > 0)
+            store_metric(st, i, vs, out);
+    }
+    int pj_at = METRIC_COUNT + st->ndiff;
+    if (st->pj.known && rp->numpmid >= pj_at + PMDA_NMETRICS)
+        pmda_jobs_decode(&st->pj, rp->vset + pj_at, out);
+    for (int k = 0; info && k < INFO_COUNT && st->nsteady + k < rp->numpmid;
+         k++) {
+        const pmValueSet *vs = rp->vset[st->nsteady + k];
+        int i = METRIC_COUNT + k;
+        if (st->known[i] && vs->numval > 0)
+            store_info(k, &st->desc[i], vs, &st->info);
+    }
+    st->info.pmda = st->pmda;
+    out->info = st->info;
+    pmFreeHighResResult(rp);
     return 0;
 }
 

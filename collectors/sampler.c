@@ -1,7 +1,8 @@
 /* See sampler.h. The thread sleeps on a condition variable bound to
  * CLOCK_MONOTONIC, so a stop wakes it at once and wall-clock steps do not
- * disturb the interval. Fetch deadlines advance by whole intervals from
- * the start, so the cadence does not drift with the fetch time. */
+ * disturb the interval. Fetch deadlines are instants of the gate's grid,
+ * so the cadence does not drift with the fetch time and every source of a
+ * session fetches at the same moments. */
 #include "collectors/sampler.h"
 
 #include <errno.h>
@@ -16,6 +17,15 @@
 #define RETRY_MIN    1.0  /* seconds before reopening a source that failed */
 #define RETRY_MAX    30.0 /* backoff ceiling */
 #define STOP_WAIT_MS 200  /* how long sampler_stop waits for the thread */
+#define GATHER_MAX   0.03 /* s a round's first sample waits for the others */
+
+struct wake_gate {
+    pthread_mutex_t lock;
+    int fd;       /* -1 once the session let go */
+    int refs;     /* the session's and each sampler's */
+    bool holding; /* a sampler will write the byte for the current round */
+    double epoch; /* host monotonic time the grid counts from */
+};
 
 struct store_cmd {
     unsigned id;
@@ -30,28 +40,75 @@ struct sampler {
     const struct backend *const *candidates;
     char *target;
     double interval;
-    int wake_fd;
+    bool retime; /* the interval changed: the next deadline is off */
+    struct wake_gate *gate;
     bool stop;
     bool abandoned;   /* sampler_stop gave up waiting: the thread frees */
     bool fresh;       /* slot holds a sample not yet taken */
     unsigned next_id; /* of stores */
     int ncmd;         /* stores waiting for the thread */
     struct store_cmd cmd[SAMPLE_MAX_STORES];
-    struct sample slot; /* the newest sample */
+    /* Three samples change hands instead of being copied (they are tens
+     * of KB): the thread fills one, slot holds the newest, held is the
+     * one the main loop reads. */
+    struct sample *buf[3];
+    struct sample *slot, *held;
 };
 
-static void publish(struct sampler *s, const struct sample *smp)
+struct wake_gate *wake_gate_new(int wake_fd)
+{
+    struct wake_gate *g = calloc(1, sizeof(*g));
+    if (!g)
+        return NULL;
+    pthread_mutex_init(&g->lock, NULL);
+    g->fd = wake_fd;
+    g->refs = 1;
+    g->epoch = clock_mono();
+    return g;
+}
+
+static void gate_ref(struct wake_gate *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->refs++;
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void gate_unref(struct wake_gate *g, bool close_fd)
+{
+    pthread_mutex_lock(&g->lock);
+    if (close_fd)
+        g->fd = -1;
+    bool last = --g->refs == 0;
+    pthread_mutex_unlock(&g->lock);
+    if (last) {
+        pthread_mutex_destroy(&g->lock);
+        free(g);
+    }
+}
+
+void wake_gate_release(struct wake_gate *g)
+{
+    if (g)
+        gate_unref(g, true);
+}
+
+/* The first instant of the grid after host monotonic time t. */
+static double grid_after(const struct sampler *s, double t, double iv)
+{
+    double epoch = s->gate ? s->gate->epoch : 0;
+    return epoch + (floor((t - epoch) / iv) + 1) * iv;
+}
+
+/* Makes smp the newest sample; returns the buffer to fill next. */
+static struct sample *publish(struct sampler *s, struct sample *smp)
 {
     pthread_mutex_lock(&s->lock);
-    bool stopping = s->stop; /* the session may have closed wake_fd */
-    s->slot = *smp;
+    struct sample *old = s->slot;
+    s->slot = smp;
     s->fresh = true;
     pthread_mutex_unlock(&s->lock);
-    if (!stopping && s->wake_fd >= 0) {
-        char c = 1;
-        if (write(s->wake_fd, &c, 1) < 0 && errno != EAGAIN)
-            return; /* the main loop also redraws on its timer */
-    }
+    return old;
 }
 
 /* Sleeps until host monotonic time `until` or a stop; true on stop. */
@@ -60,12 +117,36 @@ static bool sleep_until(struct sampler *s, double until)
     struct timespec ts = {.tv_sec = (time_t)until};
     ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
     pthread_mutex_lock(&s->lock);
-    while (!s->stop && !s->ncmd && clock_mono() < until)
+    while (!s->stop && !s->ncmd && !s->retime && clock_mono() < until)
         if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) == ETIMEDOUT)
             break;
     bool stop = s->stop;
     pthread_mutex_unlock(&s->lock);
     return stop;
+}
+
+/* Tells the main loop a sample arrived, once per round: the first sampler
+ * to arrive waits a little (at most until its next fetch) for the others,
+ * then writes one byte for all of them. */
+static void announce(struct sampler *s, double next, double iv)
+{
+    struct wake_gate *g = s->gate;
+    if (!g)
+        return;
+    pthread_mutex_lock(&g->lock);
+    bool hold = !g->holding;
+    g->holding = true;
+    pthread_mutex_unlock(&g->lock);
+    if (!hold)
+        return; /* the holder's byte comes after this sample */
+    sleep_until(s, fmin(clock_mono() + fmin(GATHER_MAX, iv / 10), next));
+    pthread_mutex_lock(&g->lock);
+    g->holding = false;
+    char c = 1;
+    /* a full pipe already has a wake-up pending */
+    if (g->fd >= 0 && write(g->fd, &c, 1) < 0 && errno != EAGAIN)
+        g->fd = -1;
+    pthread_mutex_unlock(&g->lock);
 }
 
 /* The host's realtime clock at host monotonic time `mono` (just past). */
@@ -103,6 +184,7 @@ static double current_interval(struct sampler *s)
 {
     pthread_mutex_lock(&s->lock);
     double iv = s->interval;
+    s->retime = false; /* the next deadline follows this interval */
     pthread_mutex_unlock(&s->lock);
     return iv;
 }
@@ -125,6 +207,10 @@ static void sampler_free(struct sampler *s)
 {
     pthread_cond_destroy(&s->wake);
     pthread_mutex_destroy(&s->lock);
+    if (s->gate)
+        gate_unref(s->gate, false);
+    for (int i = 0; i < 3; i++)
+        free(s->buf[i]);
     free(s->target);
     free(s);
 }
@@ -134,10 +220,8 @@ static void *sampler_main(void *arg)
     struct sampler *s = arg;
     const struct backend *be = NULL;
     void *state = NULL;
-    double next = clock_mono(), retry = RETRY_MIN;
-    struct sample *cur = calloc(1, sizeof(*cur)); /* large: not on stack */
-    if (!cur)
-        return NULL;
+    double retry = RETRY_MIN;
+    struct sample *cur = s->buf[0];
     for (;;) {
         memset(cur, 0, sizeof(*cur));
         cur->t_source = NAN;
@@ -158,26 +242,23 @@ static void *sampler_main(void *arg)
         if (!cur->ok && !cur->t_after)
             cur->t_before = cur->t_after = clock_mono();
 
+        /* the next instant of the grid: a fetch that overran skips one
+         * rather than bursting, and one woken early by a store keeps the
+         * cadence of the regular fetches */
         double iv = current_interval(s);
-        next += iv;
+        double next = grid_after(s, clock_mono(), iv);
         if (!cur->ok) {
-            next = fmax(next, clock_mono() + retry);
+            next = grid_after(s, clock_mono() + retry - iv, iv);
             retry = fmin(retry * 2, RETRY_MAX);
             cur->retry_at = next;
         }
-        if (next < clock_mono()) /* fell behind: skip, do not burst */
-            next = clock_mono() + iv;
-        publish(s, cur);
+        cur = publish(s, cur);
+        announce(s, next, iv);
         if (sleep_until(s, next))
             break;
-        /* woken early by a store: make it (and a fetch) now, and keep the
-         * cadence of the regular fetches */
-        if (clock_mono() < next)
-            next -= iv;
     }
     if (be)
         be->close(state);
-    free(cur);
     pthread_mutex_lock(&s->lock);
     bool abandoned = s->abandoned;
     pthread_mutex_unlock(&s->lock);
@@ -187,7 +268,8 @@ static void *sampler_main(void *arg)
 }
 
 struct sampler *sampler_start(const struct backend *const *candidates,
-                              const char *target, double interval, int wake_fd)
+                              const char *target, double interval,
+                              struct wake_gate *gate)
 {
     for (int i = 0; candidates[i]; i++)
         if (candidates[i]->global_init)
@@ -195,10 +277,23 @@ struct sampler *sampler_start(const struct backend *const *candidates,
     struct sampler *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
+    for (int i = 0; i < 3; i++) {
+        s->buf[i] = calloc(1, sizeof(*s->buf[i]));
+        if (!s->buf[i]) {
+            for (int k = 0; k < i; k++)
+                free(s->buf[k]);
+            free(s);
+            return NULL;
+        }
+    }
+    s->slot = s->buf[1];
+    s->held = s->buf[2];
     s->candidates = candidates;
     s->target = target ? strdup(target) : NULL;
     s->interval = interval;
-    s->wake_fd = wake_fd;
+    s->gate = gate;
+    if (gate)
+        gate_ref(gate);
     pthread_mutex_init(&s->lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -212,21 +307,26 @@ struct sampler *sampler_start(const struct backend *const *candidates,
     return s;
 }
 
-bool sampler_take(struct sampler *s, struct sample *out)
+const struct sample *sampler_take(struct sampler *s)
 {
     pthread_mutex_lock(&s->lock);
     bool fresh = s->fresh;
-    if (fresh)
-        *out = s->slot;
-    s->fresh = false;
+    if (fresh) {
+        struct sample *t = s->slot;
+        s->slot = s->held;
+        s->held = t;
+        s->fresh = false;
+    }
     pthread_mutex_unlock(&s->lock);
-    return fresh;
+    return fresh ? s->held : NULL;
 }
 
 void sampler_set_interval(struct sampler *s, double interval)
 {
     pthread_mutex_lock(&s->lock);
     s->interval = interval;
+    s->retime = true; /* from an hour down to a second must not wait */
+    pthread_cond_signal(&s->wake);
     pthread_mutex_unlock(&s->lock);
 }
 

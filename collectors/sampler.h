@@ -11,15 +11,32 @@
 
 struct sampler;
 
-/* Starts sampling `target` (NULL: this host) with the first backend of
- * `candidates` that opens, every `interval` seconds, the first fetch at
- * once. After each fetch one byte is written to wake_fd (if >= 0).
- * Returns NULL only when the thread cannot be created. */
-struct sampler *sampler_start(const struct backend *const *candidates,
-                              const char *target, double interval, int wake_fd);
+/* The samplers of one session share a wake gate. It puts their fetches on
+ * one grid of instants (epoch + k * interval), and turns the samples that
+ * arrive together into one byte on the wake pipe, so the main loop wakes
+ * and redraws once per round instead of once per source. */
+struct wake_gate;
 
-/* Copies the newest sample not yet taken into out; false if none. */
-bool sampler_take(struct sampler *s, struct sample *out);
+/* A gate writing to wake_fd (< 0: none); NULL when out of memory. */
+struct wake_gate *wake_gate_new(int wake_fd);
+
+/* Drops the caller's hold on g; the last sampler still using it frees it
+ * (one abandoned inside a hanging fetch may outlive the session). After
+ * this the gate writes nothing more. */
+void wake_gate_release(struct wake_gate *g);
+
+/* Starts sampling `target` (NULL: this host) with the first backend of
+ * `candidates` that opens, every `interval` seconds on the gate's grid,
+ * the first fetch at once. Samples are announced through `gate` (may be
+ * NULL). Returns NULL only when the thread cannot be created. */
+struct sampler *sampler_start(const struct backend *const *candidates,
+                              const char *target, double interval,
+                              struct wake_gate *gate);
+
+/* The newest sample not yet taken, or NULL if none. It stays valid, and
+ * the sampler's thread leaves it alone, until the next sampler_take on s
+ * (three buffers change hands; no copy of a sample). */
+const struct sample *sampler_take(struct sampler *s);
 
 /* Queues a store of `value` into the metric `name` on the source; the
  * sampler thread makes it at once, then fetches, and the outcome comes back
@@ -27,7 +44,8 @@ bool sampler_take(struct sampler *s, struct sample *out);
  * queue is full. */
 unsigned sampler_store(struct sampler *s, const char *name, const char *value);
 
-/* Changes the interval from the next fetch on. */
+/* Changes the interval: the thread fetches at once, then at the new
+ * interval's instants. */
 void sampler_set_interval(struct sampler *s, double interval);
 
 /* Stops the thread, closes the backend and frees s. */

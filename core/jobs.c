@@ -11,12 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/diag.h"
 #include "core/report_read.h"
 #include "workloads/extras.h"
 #include "workloads/registry.h"
 #include "workloads/suites.h"
 
 #define HOST 0
+
+/* -v: how a run ended, for the log */
+static void log_end(const struct jobs *j, const struct session *s, int src,
+                    int w, const struct job_cell *c)
+{
+    static const char *const names[] = {"idle", "running", "stopping",
+                                        "done", "stopped", "failed"};
+    DIAG(DIAG_INFO, "%s on %s: %s%s%s", j->wl[w]->name, s->model[src].name,
+         names[c->state], c->note[0] ? ": " : "", c->note);
+}
 
 static const struct job_cell blank = {
     .state = JOB_IDLE,
@@ -152,6 +163,8 @@ int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
                  "down or lack pmdaparallax");
         return -1;
     }
+    DIAG(DIAG_INFO, "%s: started on %d source%s", j->wl[w]->name, started,
+         started == 1 ? "" : "s");
     return 0;
 }
 
@@ -159,6 +172,8 @@ void jobs_stop(struct jobs *j, const struct session *s, int w)
 {
     if (w < 0 || w >= j->nwl)
         return;
+    if (jobs_running(j, w))
+        DIAG(DIAG_INFO, "%s: stopping", j->wl[w]->name);
     if (j->host_run[w] && !wl_run_state_final(wl_run_poll(j->host_run[w]))) {
         wl_run_stop(j->host_run[w]);
         struct job_cell *c = cell(j, HOST, w);
@@ -333,12 +348,17 @@ bool jobs_update(struct jobs *j, const struct session *s)
         if (j->host_run[w]) {
             fold_host_run(j, w);
             changed = true;
+            if (!j->host_run[w])
+                log_end(j, s, HOST, w, jobs_cell(j, HOST, w));
         }
         for (int src = 1; src < s->nsrc; src++) {
             const struct job_cell *c = j->cells[src] ? &j->cells[src][w] : 0;
             /* final states stay until the next start */
-            if (c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING))
+            if (c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING)) {
                 changed |= fold_guest(j, s, src, w);
+                if (c->state != JOB_RUNNING && c->state != JOB_STOPPING)
+                    log_end(j, s, src, w, c);
+            }
         }
     }
     /* a suite moves on when nothing of it runs any more */

@@ -48,19 +48,27 @@ void options_usage(FILE *f)
             "(default\n"
             "                          $XDG_STATE_HOME/parallax or "
             "~/.local/state/parallax)\n"
+            "      --theme=NAME        colour theme: default, light, "
+            "mono,\n"
+            "                          high-contrast, or one of your own "
+            "(themes/README);\n"
+            "                          t on the live screen switches\n"
             "  -t, --interval=SECONDS  time between samples (default 1; "
             "%.1f to %.0f)\n"
             "      --text              print plain text refreshes on stdout "
             "instead\n"
             "                          of the full-screen view\n"
             "  -n, --samples=N         with --text: stop after N refreshes\n"
+            "  -v, --verbose           more in the log "
+            "($XDG_STATE_HOME/parallax/parallax.log\n"
+            "                          on the live screen, else stderr): "
+            "state changes,\n"
+            "                          workloads, snapshots; twice: every "
+            "fetch's timing\n"
             "  -V, --version           print the version and exit\n"
             "  -?, --help              print this help and exit\n"
             "\n"
-            "Keys on the live screen: q quit, Space start/stop the selected "
-            "workload,\n"
-            "a run a suite, x stop all, g add a guest, 0-9 toggle a source, "
-            "Tab focus.\n",
+            "Keys on the live screen: F1 (or h, ?) lists them all; q quits.\n",
             INTERVAL_MIN, INTERVAL_MAX);
 }
 
@@ -97,9 +105,11 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         {"repeats", required_argument, NULL, 'r'},
         {"output", required_argument, NULL, 'o'},
         {"report-dir", required_argument, NULL, 'R'},
+        {"theme", required_argument, NULL, 'C'},
         {"interval", required_argument, NULL, 't'},
         {"samples", required_argument, NULL, 'n'},
         {"text", no_argument, NULL, 'T'},
+        {"verbose", no_argument, NULL, 'v'},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'H'},
         {0, 0, 0, 0},
@@ -110,7 +120,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":h:t:n:r:o:V?", longopts, NULL)) !=
+    while ((c = getopt_long(argc, argv, ":h:t:n:r:o:vV?", longopts, NULL)) !=
            -1) {
         switch (c) {
         case 'h':
@@ -163,6 +173,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         case 'R':
             o->report_dir = optarg;
             break;
+        case 'C': /* checked against the themes when the screen starts */
+            o->theme = optarg;
+            break;
         case 'r': {
             long r;
             if (!parse_long(optarg, &r) || r < 1 || r > REPEATS_MAX) {
@@ -185,6 +198,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
                 return OPT_ERROR;
             break;
         }
+        case 'v':
+            o->verbose++;
+            break;
         case 'V':
             return OPT_VERSION;
         case ':':

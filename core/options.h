@@ -31,9 +31,11 @@ struct options {
     int nguests;             /* -h HOST[:PORT], in the order given */
     struct source_spec guests[OPTIONS_MAX_GUESTS];
     const char *report_dir; /* --report-dir, NULL: the default */
+    const char *theme;      /* --theme NAME or FILE, NULL: default */
     const char *batch;      /* --batch SUITE|WL[,WL...], NULL: not batch */
     const char *output;     /* --output FILE for --batch, NULL: stdout */
     int repeats;            /* --repeats of every workload run */
+    int verbose;            /* -v, repeatable: how much goes to the log */
     int nbaselines;         /* --baseline [LABEL=]FILE */
     const char *baselines[OPTIONS_MAX_BASELINES];
 };

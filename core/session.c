@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "collectors/sampler.h"
+#include "core/diag.h"
 
 static int start_source(struct session *s, const char *name, const char *target,
                         char *err, size_t errlen)
@@ -28,12 +29,13 @@ static int start_source(struct session *s, const char *name, const char *target,
     int i = s->nsrc;
     model_init(&s->model[i], name, target);
     s->sampler[i] = sampler_start(target ? remote_backends : local_backends,
-                                  target, s->interval, s->wake[1]);
+                                  target, s->interval, s->gate);
     if (!s->sampler[i]) {
         snprintf(err, errlen, "cannot start a sampler thread for %s", name);
         return -1;
     }
     s->nsrc++;
+    DIAG(DIAG_INFO, "%s: watching %s", name, target ? target : "this host");
     return 0;
 }
 
@@ -45,8 +47,16 @@ int session_open(struct session *s, double interval,
      * resident memory; slots are initialised as sources are added */
     s->nsrc = 0;
     s->interval = interval;
+    selfcost_init(&s->self);
     if (pipe2(s->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
         snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
+        return -1;
+    }
+    s->gate = wake_gate_new(s->wake[1]);
+    if (!s->gate) {
+        snprintf(err, errlen, "out of memory");
+        close(s->wake[0]);
+        close(s->wake[1]);
         return -1;
     }
     if (start_source(s, "host", NULL, err, errlen) < 0)
@@ -98,24 +108,43 @@ int session_fd(const struct session *s)
     return s->wake[0];
 }
 
+/* -v: a source going live, down or back; -vv: every fetch's timing. */
+static void log_sample(const struct source_model *m, const struct sample *smp,
+                       enum source_state was)
+{
+    static const char *const names[] = {"connecting", "live", "down"};
+    if (m->state != was)
+        DIAG(DIAG_INFO, "%s: %s -> %s%s%s", m->name, names[was],
+             names[m->state], m->state == SRC_DOWN ? ": " : "",
+             m->state == SRC_DOWN ? m->error : "");
+    DIAG(DIAG_DEBUG, "%s: fetch %s in %.1f ms", m->name,
+         smp->ok ? "ok" : "failed", (smp->t_after - smp->t_before) * 1e3);
+}
+
 bool session_update(struct session *s)
 {
     char buf[64];
     while (read(s->wake[0], buf, sizeof(buf)) > 0)
         ;
     bool any = false;
-    static struct sample smp; /* large; only the main thread updates */
     for (int i = 0; i < s->nsrc; i++) {
-        if (s->sampler[i] && sampler_take(s->sampler[i], &smp)) {
-            model_update(&s->model[i], &smp);
+        const struct sample *smp =
+            s->sampler[i] ? sampler_take(s->sampler[i]) : NULL;
+        if (smp) {
+            enum source_state was = s->model[i].state;
+            model_update(&s->model[i], smp);
+            log_sample(&s->model[i], smp, was);
             any = true;
         }
     }
+    /* a little less than the interval: samples arrive just around it */
+    selfcost_tick(&s->self, 0.9 * s->interval);
     return any;
 }
 
 void session_set_interval(struct session *s, double interval)
 {
+    DIAG(DIAG_INFO, "interval %g s -> %g s", s->interval, interval);
     s->interval = interval;
     for (int i = 0; i < s->nsrc; i++)
         if (s->sampler[i])
@@ -128,6 +157,8 @@ void session_close(struct session *s)
         if (s->sampler[i])
             sampler_stop(s->sampler[i]);
     s->nsrc = 0;
+    wake_gate_release(s->gate); /* before the pipe closes */
+    s->gate = NULL;
     close(s->wake[0]);
     close(s->wake[1]);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/model.h"
+#include "core/selfcost.h"
 #include "core/source_spec.h"
 
 #define SESSION_MAX_SOURCES 64
@@ -17,7 +18,9 @@ struct session {
     int nsrc; /* model[0] is this host */
     struct source_model model[SESSION_MAX_SOURCES];
     struct sampler *sampler[SESSION_MAX_SOURCES];
-    int wake[2]; /* samplers write a byte to wake[1] after each fetch */
+    int wake[2]; /* samplers write a byte to wake[1] after each round */
+    struct wake_gate *gate; /* their grid and their byte (sampler.h) */
+    struct selfcost self;   /* parallax's own cost, once per interval */
 };
 
 /* Starts watching this host and the `nguests` guests every `interval`
@@ -47,7 +50,8 @@ unsigned session_store(const struct session *s, int src, const char *name,
 /* The descriptor to poll for "a sample arrived". */
 int session_fd(const struct session *s);
 
-/* Folds every sample that arrived into the models; true when any did. */
+/* Folds every sample that arrived into the models, and measures
+ * parallax's own cost once per interval; true when any sample arrived. */
 bool session_update(struct session *s);
 
 /* Changes the sampling interval of every source. */

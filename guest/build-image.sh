@@ -179,10 +179,11 @@ parallax_domain() {
 # whichever of them has been built. Writes the PMNS file to merge, if any.
 parallax_files() {
     pmdas=$(pcp_conf PCP_PMDAS_DIR)
-    if [ -x "$PB/parallax-hello" ]; then
-        put "$PB/parallax-hello" /usr/local/libexec/parallax/parallax-hello
-        say "including parallax-hello"
-    fi
+    for h in parallax-hello parallax-hello-dyn; do
+        [ -x "$PB/$h" ] || continue
+        put "$PB/$h" "/usr/local/libexec/parallax/$h"
+        say "including $h"
+    done
     [ -x "$PB/pmdaparallax" ] || return 0
     if [ ! -f "$PMDA_SRC/pmns" ] || [ ! -f "$PMDA_SRC/help" ]; then
         die "$PB/pmdaparallax is built but $PMDA_SRC/pmns or help is missing"

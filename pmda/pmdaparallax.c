@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/version.h"
 #include "pmda/agent.h"
 #include "pmda/domain.h"
 #include "pmda/loop.h"
@@ -39,6 +40,7 @@ static pmLongOptions longopts[] = {
      "always: count anyway [auto]"},
     {"syscalls-idle", 1, 'I', "SECS",
      "close the counter after SECS seconds unread [60]"},
+    {"version", 0, 'V', 0, "print the version and exit"},
     PMOPT_HELP,
     PMDA_OPTIONS_TEXT("\nExactly one of the following options may appear:"),
     PMDAOPT_INET,
@@ -49,7 +51,7 @@ static pmLongOptions longopts[] = {
 };
 
 static pmdaOptions opts = {
-    .short_options = "D:d:h:i:l:pu:U:6:m:P:S:I:?",
+    .short_options = "D:d:h:i:l:pu:U:6:m:P:S:I:V?",
     .long_options = longopts,
 };
 
@@ -74,6 +76,10 @@ static void option(int c, const char *arg, struct config *cfg)
 {
     double v;
     bool ok = true;
+    if (c == 'V') {
+        printf("%s %s\n", pmGetProgname(), PARALLAX_VERSION);
+        exit(0);
+    }
     if (c == 'm' && (ok = number(arg, 1, RUNS_MAX_LIVE, &v) && v == (int)v))
         cfg->max_runs = (int)v;
     else if (c == 'P' && (ok = number(arg, 0, MAX_PROBE_EVERY_S, &v)))

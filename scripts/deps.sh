@@ -1,16 +1,23 @@
 #!/bin/sh
 # Installs the Debian packages parallax needs to build, run and test, and
 # gets pcp configured where there is no systemd. Idempotent: when nothing is
-# missing it prints one line and changes nothing.
+# missing it prints one line and changes nothing. `deps.sh fuzz` installs
+# only what make fuzz needs.
 set -eu
 
 # build: compiler flags come from pkg-config for every library
 BUILD="pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libgtop2-dev libssl-dev libjansson-dev"
 # run: pcp itself (local context, pmcd for guests and tests)
 RUN="pcp"
-# test and bench: cmocka, tmux for the screen tests, htop as the bench reference
-TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime"
+# test and bench: cmocka, tmux for the screen tests, htop as the bench
+# reference, groff and man-db to check that the man pages render
+TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db"
 PKGS="$BUILD $RUN $TEST"
+# make fuzz only (scripts/deps.sh fuzz): clang with libFuzzer and the
+# sanitizer runtimes
+FUZZ="clang libclang-rt-dev"
+mode=${1:-all}
+[ "$mode" = fuzz ] && PKGS=$FUZZ
 
 missing=""
 for p in $PKGS; do
@@ -18,7 +25,7 @@ for p in $PKGS; do
     [ "$st" = "install ok installed" ] || missing="$missing $p"
 done
 
-pmns_ok() { [ -s /var/lib/pcp/pmns/root ]; }
+pmns_ok() { [ "$mode" = fuzz ] || [ -s /var/lib/pcp/pmns/root ]; }
 
 if [ -z "$missing" ] && pmns_ok; then
     echo "deps: all present"

@@ -1,32 +1,29 @@
-/* Colour roles of the screen: one table, from which the enum and the
- * default look are generated. Themes (later) remap the same roles. */
+/* Colour roles on screen: puts a theme (core/theme.h) into curses colour
+ * pairs and attributes, and switches themes while the screen runs. */
 #ifndef PARALLAX_COLORS_H
 #define PARALLAX_COLORS_H
 
-/* X(role, foreground, background, attributes) with curses colours */
-#define COLOR_ROLES(X)                                                         \
-    X(ROLE_TITLE, COLOR_BLACK, COLOR_CYAN, 0)                                  \
-    X(ROLE_SOURCE, COLOR_WHITE, -1, A_BOLD)                                    \
-    X(ROLE_LIVE, COLOR_GREEN, -1, 0)                                           \
-    X(ROLE_STALE, COLOR_YELLOW, -1, A_BOLD)                                    \
-    X(ROLE_DOWN, COLOR_RED, -1, A_BOLD)                                        \
-    X(ROLE_LABEL, COLOR_CYAN, -1, 0)                                           \
-    X(ROLE_SPARK, COLOR_BLUE, -1, A_BOLD)                                      \
-    X(ROLE_RATIO_BAD, COLOR_RED, -1, A_BOLD)                                   \
-    X(ROLE_RATIO_GOOD, COLOR_GREEN, -1, A_BOLD)                                \
-    X(ROLE_KEY, COLOR_WHITE, -1, A_BOLD)                                       \
-    X(ROLE_KEY_LABEL, COLOR_BLACK, COLOR_CYAN, 0)
+#include <stddef.h>
 
-enum color_role {
-#define ROLE_ENUM(role, ...) role,
-    COLOR_ROLES(ROLE_ENUM)
-#undef ROLE_ENUM
-        ROLE_COUNT
-};
+#include "core/theme.h"
 
-/* Sets up colour pairs, or attributes only when the terminal has no
- * colours or NO_COLOR is set. Call after initscr. */
+/* Picks the theme called name (NULL: "default") before curses starts.
+ * -1 when there is no theme of that name: err names the ones there are.
+ * A theme file with an error is not fatal: the built-in theme is used and
+ * status gets "file:line: message" (else status is left alone). */
+int colors_select(const char *name, char *status, size_t statuslen, char *err,
+                  size_t errlen);
+
+/* Sets up colour pairs for the selected theme, or attributes only when
+ * the terminal has no colours or NO_COLOR is set. Call after initscr. */
 void colors_init(void);
+
+/* Switches to the next theme (sorted by name, after the last the first);
+ * status names it, or says why its file was not used. */
+void colors_cycle(char *status, size_t statuslen);
+
+/* The name of the theme on screen. */
+const char *colors_theme_name(void);
 
 /* The curses attributes that draw `role`. */
 int colors_attr(enum color_role role);

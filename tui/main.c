@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "core/batch.h"
+#include "core/diag.h"
 #include "core/options.h"
 #include "core/text_mode.h"
 #include "core/version.h"
@@ -31,6 +32,7 @@ int main(int argc, char **argv)
     case OPT_RUN:
         break;
     }
+    diag_set_level(o.verbose);
     if (o.batch)
         return batch_run(&o);
     return o.text ? text_mode_run(&o) : tui_run(&o);

@@ -5,13 +5,21 @@
 #include <stdbool.h>
 
 #include "core/session.h"
+#include "tui/help.h"
 #include "tui/prompt.h"
 #include "tui/table_panel.h"
 
-/* Draws the whole screen from the session's models and jobs, with the
- * prompt (when not NULL) on the status row. */
+/* What is open over the table. */
+struct screen_overlay {
+    const struct prompt *prompt; /* on the status row, or NULL */
+    struct help *help;           /* the help box over the table, or NULL */
+    bool paused;                 /* the status row says PAUSED */
+};
+
+/* Draws the whole screen from the session's models and jobs, with what
+ * ov says is open over it. */
 void screen_draw(const struct session *s, const struct jobs *j,
-                 struct table_panel *table, const struct prompt *prompt,
+                 struct table_panel *table, const struct screen_overlay *ov,
                  bool utf8);
 
 #endif

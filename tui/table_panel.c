@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <wchar.h>
 
 #include "core/view.h"
 #include "core/view_time.h"
@@ -31,6 +32,7 @@ struct layout {
     int first;                      /* the first guest shown */
     int y_metrics, n_metrics;       /* counter rows */
     int y_sep, y_wl, n_wl, y_index; /* workloads section */
+    double now;                     /* the moment the sources' ages count to */
 };
 
 static void layout_columns(struct layout *l, const struct session *s, int first)
@@ -87,32 +89,74 @@ static int state_role(const struct source_model *m, double now, double iv)
     return ROLE_LIVE;
 }
 
+/* Cells go in ready-made (addchnstr, add_wchnstr): addnstr decodes every
+ * byte as a possible multibyte character and made most of a redraw's
+ * cost. Ready-made cells skip the background merge addch does, so attr
+ * gets the background's colour and attributes here. */
+static chtype cell_attr(int attr)
+{
+    chtype bk = getbkgd(stdscr) & A_ATTRIBUTES, a = (chtype)attr;
+    if (!(a & A_COLOR))
+        a |= bk & A_COLOR;
+    return a | (bk & ~A_COLOR);
+}
+
 static void put(int y, int x, int w, int attr, const char *text)
 {
     if (x >= COLS || w <= 0)
         return;
     if (x + w > COLS)
         w = COLS - x;
-    attron(attr);
-    mvaddnstr(y, x, text, w);
-    attroff(attr);
+    chtype cells[256], a = cell_attr(attr);
+    int n = 0;
+    for (; n < w && n < 256 && text[n]; n++) {
+        unsigned char c = (unsigned char)text[n];
+        if (c < 0x20 || c >= 0x7f) { /* not plain ASCII: ncurses decodes */
+            attron(attr);
+            mvaddnstr(y, x, text, w);
+            attroff(attr);
+            return;
+        }
+        cells[n] = c | a;
+    }
+    mvaddchnstr(y, x, cells, n);
 }
 
-/* A UTF-8 string of known cell width, drawn only when it fits whole. */
+/* The next character of UTF-8 text at *p (advanced), 0 at its end. */
+static wchar_t utf8_next(const char **p)
+{
+    const unsigned char *s = (const unsigned char *)*p;
+    int len = s[0] < 0x80 ? 1 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+    wchar_t c = len == 1 ? s[0] : s[0] & (0x3f >> (len - 1));
+    for (int i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0; /* cut short: stop there */
+        c = (c << 6) | (s[i] & 0x3f);
+    }
+    *p += len;
+    return c;
+}
+
+/* A UTF-8 string of known cell width (one cell a character, as the
+ * sparklines' blocks), drawn only when it fits whole. */
 static void put_cells(int y, int x, int cells, int attr, const char *text)
 {
-    if (x + cells > COLS)
+    if (x + cells > COLS || cells <= 0)
         return;
-    attron(attr);
-    mvaddstr(y, x, text);
-    attroff(attr);
+    cchar_t cc[SPARK_MAX + 1];
+    chtype a = cell_attr(attr);
+    int n = 0;
+    wchar_t wc[2] = {0, 0};
+    while (n < cells && n <= SPARK_MAX && (wc[0] = utf8_next(&text)))
+        setcchar(&cc[n++], wc, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
+    mvadd_wchnstr(y, x, cc, n);
 }
 
 static void draw_headers(const struct session *s, const struct jobs *j, int src,
                          int x, const struct layout *l, int y0)
 {
     const struct source_model *m = &s->model[src];
-    double now = clock_mono();
+    double now = l->now;
     for (int row = 0; row < VIEW_HEADER_ROWS; row++) {
         char buf[160];
         view_source_header(m, row, now, s->interval, buf, sizeof(buf));
@@ -207,10 +251,10 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
 /* A section line across the screen: "─ name ─────". */
 static void draw_rule(int y, const char *name, bool utf8)
 {
-    attron(colors_attr(ROLE_LABEL));
+    attron(colors_attr(ROLE_RULE));
     mvhline(y, 0, utf8 ? ACS_HLINE : '-', COLS);
-    attroff(colors_attr(ROLE_LABEL));
-    put(y, 1, (int)strlen(name), colors_attr(ROLE_LABEL) | A_BOLD, name);
+    attroff(colors_attr(ROLE_RULE));
+    put(y, 1, (int)strlen(name), colors_attr(ROLE_RULE) | A_BOLD, name);
 }
 
 static void draw_labels(const struct table_panel *p, const struct jobs *j,
@@ -237,7 +281,7 @@ static void draw_labels(const struct table_panel *p, const struct jobs *j,
                  j->wl[w]->name);
         int attr = colors_attr(ROLE_LABEL);
         if (w == p->sel && p->focus == FOCUS_WORKLOADS)
-            attr = A_REVERSE;
+            attr = colors_attr(ROLE_SELECTION);
         put(l->y_wl + r, 0, VIEW_LABEL_W - 1, attr, label);
     }
     put(l->y_index, 0, VIEW_LABEL_W - 1, colors_attr(ROLE_LABEL) | A_BOLD,
@@ -252,11 +296,12 @@ void table_panel_draw(struct table_panel *p, const struct session *s,
         snprintf(p->status, sizeof(p->status), "%s", j->message);
     }
     static struct layout l; /* a few KB: kept off the stack */
-    l.ntl = view_time_lines(s, j, l.tl, VIEW_TIME_LINES_MAX,
-                            VIEW_FAIR_TASKS_MAX);
+    l.ntl =
+        view_time_lines(s, j, l.tl, VIEW_TIME_LINES_MAX, VIEW_FAIR_TASKS_MAX);
     l.counter_rows = METRIC_COUNT + 1 + l.ntl;
     layout_columns(&l, s, p->first_guest < 1 ? 1 : p->first_guest);
     layout_rows(&l, p, j, y0, height);
+    l.now = p->shown_at > 0 ? p->shown_at : clock_mono();
     /* keep the selection in view */
     if (p->sel < p->wl_top)
         p->wl_top = p->sel;

@@ -22,6 +22,7 @@ struct table_panel {
     int wl_top;           /* the first workload row shown */
     char status[384];     /* the last action's outcome, for the status line */
     unsigned message_seq; /* the jobs' message last shown */
+    double shown_at; /* paused: when the frozen figures were taken, else 0 */
 };
 
 /* Draws the table in rows y0 .. y0+height-1 of the screen. */

@@ -21,11 +21,13 @@
 
 #include "core/baselines.h"
 #include "core/demo_guest.h"
+#include "core/diag.h"
 #include "core/host_probe.h"
 #include "core/jobs.h"
 #include "core/report.h"
 #include "core/session.h"
 #include "tui/colors.h"
+#include "tui/modes.h"
 #include "tui/panel.h"
 #include "tui/prompt.h"
 #include "tui/screen.h"
@@ -157,6 +159,7 @@ static void curses_end(void)
 static struct table_panel table;
 static struct jobs jobs;
 static struct prompt prompt;
+static struct modes modes; /* help, pause, interval, the quit question */
 static struct demo_guest demo;
 static struct host_probe probe;
 static const char *report_dir; /* --report-dir, NULL: the default */
@@ -173,6 +176,7 @@ static void snapshot(const struct session *s)
     else
         snprintf(table.status, sizeof(table.status), "saved %.340s (and .json)",
                  path);
+    DIAG(DIAG_INFO, "snapshot: %s", table.status);
 }
 
 /* Follows the demo guest's boot on the status line; adds it as a source
@@ -210,6 +214,10 @@ static void add_guest(struct session *s, const char *text)
 /* Keys of the whole screen; the rest go to the table. */
 static int screen_key(struct session *s, int ch)
 {
+    if (ch == 12) { /* ^L, whatever is open: repaint every cell */
+        clearok(curscr, TRUE);
+        return KR_HANDLED | KR_REDRAW;
+    }
     if (prompt.active) {
         if (ch == KEY_RESIZE)
             return KR_HANDLED | KR_REDRAW;
@@ -217,6 +225,9 @@ static int screen_key(struct session *s, int ch)
             add_guest(s, prompt.text);
         return KR_HANDLED | KR_REDRAW;
     }
+    int r = modes_key(&modes, s, &jobs, ch, table.status, sizeof(table.status));
+    if (r != KR_IGNORED)
+        return r;
     switch (ch) {
     case 'g':
         prompt_open(&prompt, "add guest [NAME=]HOST[:PORT]: ");
@@ -224,10 +235,9 @@ static int screen_key(struct session *s, int ch)
     case 's':
         snapshot(s);
         return KR_HANDLED | KR_REDRAW;
-    case 'q':
-    case 'Q':
-    case KEY_F(10):
-        return KR_QUIT;
+    case 't':
+        colors_cycle(table.status, sizeof(table.status));
+        return KR_HANDLED | KR_REDRAW;
     case KEY_RESIZE:
     case 12: /* ^L */
         return KR_HANDLED | KR_REDRAW;
@@ -261,7 +271,7 @@ static int main_loop(struct session *s, bool utf8)
         {.events = POLLIN},
         {.events = POLLIN}, /* the host's clock probe, while it runs */
     };
-    screen_draw(s, &jobs, &table, prompt.active ? &prompt : NULL, utf8);
+    modes_draw(&modes, s, &jobs, &table, prompt.active ? &prompt : NULL, utf8);
     for (;;) {
         /* redraws follow the samples (and keys): no timer of its own, so
          * the main thread wakes once per interval; the timeout only keeps
@@ -278,8 +288,9 @@ static int main_loop(struct session *s, bool utf8)
         char sig;
         if (pfd[2].revents && read(sig_pipe[0], &sig, 1) == 1)
             return sig;
-        bool redraw = n == 0;
-        if (pfd[0].revents && !handle_keys(s, &redraw))
+        bool redraw = n == 0, keyed = false;
+        /* a resize interrupts poll (EINTR): getch then says KEY_RESIZE */
+        if ((pfd[0].revents || n < 0) && !handle_keys(s, &keyed))
             return 0;
         if (pfd[1].revents && session_update(s))
             redraw = true;
@@ -289,8 +300,9 @@ static int main_loop(struct session *s, bool utf8)
             redraw = true;
         if (host_probe_step(&probe, &s->model[0], jobs_host_busy(&jobs)))
             redraw = true;
-        if (redraw)
-            screen_draw(s, &jobs, &table, prompt.active ? &prompt : NULL, utf8);
+        if (keyed || (redraw && !modes_paused(&modes)))
+            modes_draw(&modes, s, &jobs, &table, prompt.active ? &prompt : NULL,
+                       utf8);
     }
 }
 
@@ -298,6 +310,12 @@ int tui_run(const struct options *o)
 {
     char err[256];
     static struct session s;
+    char theme_err[1024]; /* may list every theme */
+    if (colors_select(o->theme, table.status, sizeof(table.status), theme_err,
+                      sizeof(theme_err)) < 0) {
+        fprintf(stderr, "parallax: %s\n", theme_err);
+        return 2;
+    }
     if (check_terminal(err, sizeof(err)) < 0) {
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
@@ -332,8 +350,12 @@ int tui_run(const struct options *o)
     }
     install_signals();
     curses_start();
+    DIAG(DIAG_INFO, "started: %d source%s, interval %g s", s.nsrc,
+         s.nsrc == 1 ? "" : "s", s.interval);
     int sig = main_loop(&s, utf8);
     curses_end();
+    modes_free(&modes);
+    DIAG(DIAG_INFO, "quitting%s", sig ? " on a signal" : "");
     jobs_free(&jobs); /* stops and reaps every workload */
     host_probe_stop(&probe);
     if (demo.state != DEMO_OFF)

@@ -1,11 +1,13 @@
-/* Where parallax-hello lives: the one program the exec workloads run
- * (lmbench's hello, and UnixBench's execl through `--execl N`). */
+/* Where the programs the exec workloads run live: parallax-hello, static
+ * like lmbench's hello-s, and parallax-hello-dyn, the same source linked
+ * dynamically like lmbench's default hello and UnixBench's execl. */
 #ifndef PARALLAX_EXEC_HELPER_H
 #define PARALLAX_EXEC_HELPER_H
 
-/* The path of an executable parallax-hello: $PARALLAX_LIBEXEC/, then the
+/* The path of an executable helper: $PARALLAX_LIBEXEC/, then the
  * directory of /proc/self/exe, then the install's libexec directory.
  * NULL when none is found. The string lives until the next call. */
-const char *wl_hello_path(void);
+const char *wl_hello_path(void);     /* parallax-hello (static) */
+const char *wl_hello_dyn_path(void); /* parallax-hello-dyn (dynamic) */
 
 #endif

@@ -45,7 +45,7 @@ prompt_ok() {
 
 start
 has '^ +pcp local' || fail "collector not named"
-has '^ q Quit' || fail "no key bar"
+has '^ F1 Help .* q Quit' || fail "no key bar"
 echo "ok: figures on screen"
 
 tm send-keys -t t s

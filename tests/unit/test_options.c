@@ -83,9 +83,41 @@ static void test_help_version(void **state)
     assert_int_equal(parse(2, a3), OPT_VERSION);
 }
 
+/* -v is repeatable: each one more for the log */
+static void test_verbose(void **state)
+{
+    (void)state;
+    const char *a1[] = {"parallax", NULL};
+    assert_int_equal(parse(1, a1), OPT_RUN);
+    assert_int_equal(o.verbose, 0);
+    const char *a2[] = {"parallax", "-vv", "--verbose", "-t", "2", NULL};
+    assert_int_equal(parse(5, a2), OPT_RUN);
+    assert_int_equal(o.verbose, 3);
+    assert_true(o.interval == 2);
+}
+
+static void test_theme(void **state)
+{
+    (void)state;
+    const char *a1[] = {"parallax", NULL};
+    assert_int_equal(parse(1, a1), OPT_RUN);
+    assert_null(o.theme); /* the default theme */
+    const char *a2[] = {"parallax", "--theme", "light", NULL};
+    assert_int_equal(parse(3, a2), OPT_RUN);
+    assert_string_equal(o.theme, "light");
+    const char *a3[] = {"parallax", "--theme=./my.theme", NULL};
+    assert_int_equal(parse(2, a3), OPT_RUN);
+    assert_string_equal(o.theme, "./my.theme");
+    const char *a4[] = {"parallax", "--theme", NULL};
+    assert_int_equal(parse(2, a4), OPT_ERROR);
+    assert_non_null(strstr(err, "needs a value"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_theme),
+        cmocka_unit_test(test_verbose),
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_text_interval_samples),
         cmocka_unit_test(test_bad_intervals),

@@ -1,4 +1,6 @@
-/* parallax-hello: the tiny static program the exec workloads run.
+/* parallax-hello: the tiny program the exec workloads run, built twice:
+ * static (parallax-hello, lmbench's hello-s) and dynamically linked
+ * (parallax-hello-dyn, lmbench's hello and UnixBench's execl).
  *   parallax-hello            writes "Hello world\n" and exits, as
  *                             lmbench's hello does for lat_proc exec/shell
  *   parallax-hello --execl N  execs itself N-1 more times, then exits 0, as

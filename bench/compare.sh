@@ -1,0 +1,285 @@
+#!/bin/bash
+# Side-by-side check of parallax-run's workloads against the benchmarks they
+# imitate (lmbench, UnixBench, bonnie++, openssl speed), on this machine.
+#
+#   bench/compare.sh setup              fetch nothing; build the references
+#                                       from LMBENCH_SRC and UNIXBENCH_SRC
+#   bench/compare.sh [options] [CASE..] run them, interleaved, print a table
+#
+# The references are not part of parallax (their licences differ, and the
+# rules say their code is not committed): they are built under
+# $PARALLAX_REFS (default /tmp/parallax-refs). Get the sources with
+#   git clone https://github.com/intel/lmbench
+#   git clone https://github.com/kdlucas/byte-unixbench
+#   apt-get install bonnie++ openssl libtirpc-dev
+# then `LMBENCH_SRC=lmbench UNIXBENCH_SRC=byte-unixbench bench/compare.sh
+# setup`. A source may be a work tree or a bare git directory.
+#
+# Fairness on a shared, noisy machine: each round runs the reference, then
+# parallax, for every case, so both see the same load; the table gives the
+# median of the rounds and their spread (max-min over median, in %). Both
+# run under the same `taskset` (-c) so they get the same CPUs.
+#
+# Options: -n ROUNDS (default 5), -c CPULIST (taskset for both; default: any
+# CPU), -b BUILD (parallax build dir, default build), -s SECS (seconds per
+# UnixBench-style run, default 5), -o FILE (raw figures, default
+# $PARALLAX_REFS/raw.txt). Cases: `bench/compare.sh -l`.
+set -u
+
+REFS=${PARALLAX_REFS:-/tmp/parallax-refs}
+LMB=$REFS/lmbench
+UB=$REFS/unixbench
+ROUNDS=5 CPUS= BUILD=build SECS=5 RAW=
+
+usage() {
+    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit "${1:-2}"
+}
+
+# ---- setup: build the references from their sources ----
+
+# Copies a source (work tree or bare git dir) to $2.
+get_src() {
+    local src=$1 dst=$2
+    rm -rf "$dst" && mkdir -p "$dst" || return 1
+    if [ -d "$src/objects" ] && [ -f "$src/HEAD" ]; then
+        git --git-dir="$src" archive HEAD | tar -x -C "$dst"
+    elif [ -d "$src/.git" ] || [ -d "$src" ]; then
+        (cd "$src" && tar -c --exclude=.git .) | tar -x -C "$dst"
+    else
+        return 1
+    fi
+}
+
+setup() {
+    local lsrc=${LMBENCH_SRC:-} usrc=${UNIXBENCH_SRC:-}
+    if [ -z "$lsrc" ] || [ -z "$usrc" ]; then
+        echo "compare.sh setup: set LMBENCH_SRC and UNIXBENCH_SRC to the" \
+            "lmbench and byte-unixbench sources (see bench/compare.sh -h)" >&2
+        exit 2
+    fi
+    get_src "$lsrc" "$REFS/src/lmbench" || { echo "no lmbench at $lsrc" >&2; exit 1; }
+    get_src "$usrc" "$REFS/src/ub" || { echo "no UnixBench at $usrc" >&2; exit 1; }
+    # lmbench: only the programs compared, with its usual Linux defines
+    mkdir -p "$LMB"
+    local t progs=""
+    for t in lat_syscall lat_proc hello lat_pipe lat_ctx lat_unix lat_tcp \
+        lat_sig lat_pagefault lmdd; do progs="$progs $LMB/$t"; done
+    make -C "$REFS/src/lmbench/src" O="$LMB" CC=gcc \
+        CFLAGS="-O2 -DRUSAGE -DHAVE_uint=1 -DHAVE_int64_t=1 -DHAVE_socklen_t \
+-DHAVE_DRAND48 -DHAVE_SCHED_SETAFFINITY=1 -I/usr/include/tirpc -w" \
+        LDLIBS="-lm -ltirpc" $progs >"$REFS/lmbench-build.log" 2>&1 ||
+        { echo "lmbench build failed: $REFS/lmbench-build.log" >&2; exit 1; }
+    # UnixBench: its own Makefile and flags (-O3 -ffast-math -march=native)
+    local ubdir
+    ubdir=$(dirname "$(find "$REFS/src/ub" -name Run -path '*UnixBench*' | head -1)")
+    make -C "$ubdir" >"$REFS/unixbench-build.log" 2>&1 ||
+        { echo "UnixBench build failed: $REFS/unixbench-build.log" >&2; exit 1; }
+    ln -sfn "$ubdir/pgms" "$UB"
+    for t in bonnie++ openssl taskset; do
+        command -v $t >/dev/null || echo "missing $t: apt-get install" \
+            "$( [ $t = taskset ] && echo util-linux || echo $t)" >&2
+    done
+    echo "references built under $REFS"
+}
+
+# ---- running one figure ----
+
+on_cpus() { # runs "$@" on the chosen CPUs
+    if [ -n "$CPUS" ]; then taskset -c "$CPUS" "$@"; else "$@"; fi
+}
+
+px() { # parallax-run ARGS...: the median figure
+    on_cpus "$BUILD/parallax-run" "$@" 2>/dev/null | awk 'NR==2 {print $6}'
+}
+
+px_extra() { # NAME ARGS...: a secondary figure of one run
+    local name=$1
+    shift
+    on_cpus "$BUILD/parallax-run" "$@" 2>/dev/null |
+        awk -v n="$name" 'index($0, "  " n " ") == 1 {print $NF}'
+}
+
+lm_us() { # an lmbench program: "...: N microseconds" on stderr
+    on_cpus "$@" 2>&1 >/dev/null | awk '/microseconds/ {v = $(NF - 1)} END {print v}'
+}
+
+# A UnixBench program run as Run runs it: COUNT from its output, over the
+# wall time Run measures around it (Time::HiRes), unless COUNT is a rate.
+ub_rate() {
+    local t0 t1 out
+    t0=$(date +%s.%N)
+    out=$(cd "$REFS" && UB_BINDIR="$UB" on_cpus "$@" 2>&1 >/dev/null)
+    t1=$(date +%s.%N)
+    awk -F'|' -v t0="$t0" -v t1="$t1" '$1 == "COUNT" {
+        print ($3 > 0 ? $2 / ((t1 - t0) / $3) : $2) }' <<<"$out"
+}
+
+ssl_speed() { # sign|verify BITS
+    on_cpus openssl speed -mr -seconds "$SECS" "rsa$2" 2>/dev/null |
+        awk -F: -v k="$1" '/^\+F2:/ {print (k == "sign" ? $4 : $5)}'
+}
+
+# bonnie++ and parallax's disk run once per round for all the disk-* cases
+# (they take a while); the runs are kept in files, as each figure is read
+# in a subshell. bonnie++'s CSV: field 11 block write, 13 rewrite, 17
+# block read, 19 seeks.
+DISK_MB=512
+bonnie_field() {
+    local f=$REFS/bonnie.$ROUND.csv
+    if [ ! -s "$f" ]; then
+        mkdir -p "$REFS/bonnie"
+        on_cpus bonnie++ -d "$REFS/bonnie" -s "$DISK_MB" -r $((DISK_MB / 2)) \
+            -n 0 -f -u root -q 2>/dev/null | tail -1 >"$f"
+    fi
+    cut -d, -f$(($1 + 1)) "$f"
+}
+px_disk() {
+    local f=$REFS/disk.$ROUND.txt
+    [ -s "$f" ] || on_cpus "$BUILD/parallax-run" -r 1 -w 0 disk \
+        size_mb=$DISK_MB files=16 >"$f" 2>/dev/null
+    awk -v n="$1" 'index($0, "  " n " ") == 1 {print $NF}' "$f"
+}
+
+# ---- the cases: NAME, then how the reference and parallax get a figure --
+
+LM="-r 11 -d 0.05" # eleven short repeats, as lmbench takes 11 tries
+LMFILE=$REFS/lmbench.file
+
+ref() {
+    case $1 in
+    syscall-null) lm_us "$LMB/lat_syscall" null | awk '{print $1 * 1000}' ;;
+    syscall-read) lm_us "$LMB/lat_syscall" read | awk '{print $1 * 1000}' ;;
+    syscall-write) lm_us "$LMB/lat_syscall" write | awk '{print $1 * 1000}' ;;
+    syscall-stat) lm_us "$LMB/lat_syscall" stat "$LMFILE" | awk '{print $1 * 1000}' ;;
+    syscall-fstat) lm_us "$LMB/lat_syscall" fstat "$LMFILE" | awk '{print $1 * 1000}' ;;
+    syscall-open) lm_us "$LMB/lat_syscall" open "$LMFILE" | awk '{print $1 * 1000}' ;;
+    pipe-lat) lm_us "$LMB/lat_pipe" ;;
+    ctx) on_cpus "$LMB/lat_ctx" -s 0 2 2>&1 | awk '$1 == "2" {print $2}' ;;
+    unix-lat) lm_us "$LMB/lat_unix" ;;
+    tcp-lat)
+        on_cpus "$LMB/lat_tcp" -s && sleep 0.2
+        lm_us "$LMB/lat_tcp" 127.0.0.1
+        "$LMB/lat_tcp" -S 127.0.0.1 ;;
+    fork-exit) lm_us "$LMB/lat_proc" fork ;;
+    fork-exec) lm_us "$LMB/lat_proc" exec ;;
+    fork-sh) lm_us "$LMB/lat_proc" shell ;;
+    prot-fault) lm_us "$LMB/lat_sig" prot "$LMB/lat_sig" ;;
+    page-fault) lm_us "$LMB/lat_pagefault" "$REFS/pagefault.file" ;;
+    pipe-tput) ub_rate "$UB/pipe" "$SECS" ;;
+    execl) ub_rate "$UB/execl" "$SECS" ;;
+    fcopy-*) ub_rate "$UB/fstime" -c -t "$SECS" -d "$REFS" -b "${1#fcopy-}" \
+        -m $((${1#fcopy-} * 2000 / 1024)) ;;
+    dhry) ub_rate "$UB/dhry2reg" "$SECS" ;;
+    whet) ub_rate "$UB/whetstone-double" ;;
+    rsa-sign-*) ssl_speed sign "${1#rsa-sign-}" ;;
+    rsa-verify-*) ssl_speed verify "${1#rsa-verify-}" ;;
+    disk-block-write) bonnie_field 11 ;;
+    disk-rewrite) bonnie_field 13 ;;
+    disk-block-read) bonnie_field 17 ;;
+    disk-seeks) bonnie_field 19 ;;
+    esac
+}
+
+ours() {
+    case $1 in
+    syscall-*) px $LM "$1" ;;
+    pipe-lat | ctx | unix-lat | fork-*) px $LM "$1" ;;
+    tcp-lat) px -r 5 -d 0.5 tcp-lat ;;
+    prot-fault) px $LM prot-fault ;;
+    page-fault) px $LM page-fault ;;
+    pipe-tput | execl | dhry | whet) px -r 1 -d "$SECS" "$1" ;;
+    fcopy-*) px -r 1 -d "$SECS" fcopy bufsize="${1#fcopy-}" ;;
+    rsa-sign-*) px -r 1 -d "$SECS" rsa-sign bits="${1#rsa-sign-}" ;;
+    rsa-verify-*) px -r 1 -d "$SECS" rsa-verify bits="${1#rsa-verify-}" ;;
+    disk-block-write) px_disk "seq out block" ;;
+    disk-rewrite) px_disk "seq rewrite" ;;
+    disk-block-read) px_disk "seq in block" ;;
+    disk-seeks) px_disk "random seeks" ;;
+    esac
+}
+
+ALL="syscall-null syscall-read syscall-write syscall-stat syscall-fstat
+syscall-open pipe-lat ctx unix-lat tcp-lat fork-exit fork-exec fork-sh
+prot-fault page-fault pipe-tput execl fcopy-256 fcopy-1024 fcopy-4096 dhry
+whet rsa-sign-2048 rsa-verify-2048 disk-block-write disk-rewrite
+disk-block-read disk-seeks"
+
+# lmbench prints latencies: lower is better. The ratio is parallax over the
+# reference either way; "ok" when it is within 5%.
+summarise() {
+    awk -v cases="$(echo $CASES)" '
+    function median(list,   a, n, i, j, t) {
+        n = split(list, a, " ")
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+            if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+        lo[0] = a[1]; hi[0] = a[n]
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    function spread(list, m) { median(list); return m ? 100 * (hi[0] - lo[0]) / m : 0 }
+    $3 ~ /^[0-9.eE+-]+$/ && $3 + 0 > 0 { v[$1, $2] = v[$1, $2] " " $3 }
+    END {
+        printf "%-18s %12s %6s %12s %6s %7s %s\n", "case", "reference",
+            "+-%", "parallax", "+-%", "ratio", "within 5%"
+        n = split(cases, c, " ")
+        for (i = 1; i <= n; i++) {
+            r = v[c[i], "ref"]; p = v[c[i], "px"]
+            if (r == "" || p == "") { printf "%-18s %s\n", c[i], "no figure"; continue }
+            mr = median(r); mp = median(p)
+            printf "%-18s %12.4g %6.1f %12.4g %6.1f %7.3f %s\n", c[i], mr,
+                spread(r, mr), mp, spread(p, mp), mp / mr,
+                (mp / mr >= 0.95 && mp / mr <= 1.05) ? "ok" : "NO"
+        }
+    }' "$RAW"
+}
+
+main() {
+    if [ "${1:-}" = setup ]; then setup; exit; fi
+    while getopts "n:c:b:s:o:lh" o; do
+        case $o in
+        n) ROUNDS=$OPTARG ;;
+        c) CPUS=$OPTARG ;;
+        b) BUILD=$OPTARG ;;
+        s) SECS=$OPTARG ;;
+        o) RAW=$OPTARG ;;
+        l) echo $ALL; exit 0 ;;
+        h) usage 0 ;;
+        *) usage ;;
+        esac
+    done
+    shift $((OPTIND - 1))
+    CASES=${*:-$ALL}
+    RAW=${RAW:-$REFS/raw.txt}
+    if [ ! -x "$LMB/lat_syscall" ] || [ ! -x "$UB/pipe" ]; then
+        echo "compare.sh: no references under $REFS; build them first:" \
+            "LMBENCH_SRC=... UNIXBENCH_SRC=... $0 setup (see $0 -h)" >&2
+        exit 2
+    fi
+    if [ ! -x "$BUILD/parallax-run" ]; then
+        echo "compare.sh: no $BUILD/parallax-run; make BUILD=$BUILD build" >&2
+        exit 2
+    fi
+    export PARALLAX_LIBEXEC=$BUILD
+    : >"$RAW"
+    rm -f "$REFS"/bonnie.*.csv "$REFS"/disk.*.txt
+    # lat_syscall stats/opens a file; lat_pagefault maps one (lmbench's
+    # script writes it with lmdd); lat_proc runs /tmp/hello, as the
+    # lmbench script installs it.
+    [ -f "$LMFILE" ] || echo x >"$LMFILE"
+    [ -f "$REFS/pagefault.file" ] ||
+        "$LMB/lmdd" of="$REFS/pagefault.file" move=8m fsync=1 >/dev/null 2>&1
+    cp "$LMB/hello" /tmp/hello
+    local c v
+    for ROUND in $(seq "$ROUNDS"); do
+        for c in $CASES; do
+            v=$(ref "$c" | tail -1)
+            echo "$c ref ${v:-?} $ROUND" >>"$RAW"
+            v=$(ours "$c" | tail -1)
+            echo "$c px ${v:-?} $ROUND" >>"$RAW"
+        done
+        echo "round $ROUND/$ROUNDS done (load $(cut -d' ' -f1 /proc/loadavg))" >&2
+    done
+    summarise
+}
+
+main "$@"

@@ -1,0 +1,57 @@
+/* See freeze.h. The session copy is calloc'd whole but only its first
+ * nsrc models are written: the untouched slots stay unmapped pages, so a
+ * pause costs the memory of the sources shown, not of 64. */
+#include "core/freeze.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+
+int freeze_take(struct freeze *f, const struct session *s, const struct jobs *j)
+{
+    freeze_release(f);
+    f->s = calloc(1, sizeof(*f->s));
+    f->j = calloc(1, sizeof(*f->j));
+    if (!f->s || !f->j)
+        goto fail;
+    f->at = clock_mono();
+    f->s->interval = s->interval;
+    f->s->nsrc = s->nsrc;
+    f->s->self = s->self;
+    memcpy(f->s->model, s->model, sizeof(s->model[0]) * (size_t)s->nsrc);
+    f->s->wake[0] = f->s->wake[1] = -1;
+    *f->j = *j;
+    /* the cells are the copy's own: none may point at the live ones */
+    memset(f->j->cells, 0, sizeof(f->j->cells));
+    for (int src = 0; src < SESSION_MAX_SOURCES; src++) {
+        if (!j->cells[src])
+            continue;
+        size_t size = sizeof(struct job_cell) * JOBS_MAX_WL;
+        f->j->cells[src] = malloc(size);
+        if (!f->j->cells[src])
+            goto fail;
+        memcpy(f->j->cells[src], j->cells[src], size);
+    }
+    return 0;
+fail:
+    freeze_release(f);
+    return -1;
+}
+
+bool freeze_active(const struct freeze *f)
+{
+    return f->s != NULL;
+}
+
+void freeze_release(struct freeze *f)
+{
+    if (f->j) {
+        for (int src = 0; src < SESSION_MAX_SOURCES; src++)
+            free(f->j->cells[src]);
+    }
+    free(f->j);
+    free(f->s);
+    f->s = NULL;
+    f->j = NULL;
+}

@@ -1,0 +1,66 @@
+/* See selfcost.h. RUSAGE_SELF sums every thread of the process (the
+ * sampler threads too) and leaves out the workloads' child processes:
+ * they are what is measured, not the cost of measuring. */
+#include "core/selfcost.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) < 0)
+        return NAN;
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* /proc/self/statm: size, then resident, in pages. */
+static double rss_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "re");
+    unsigned long size, resident;
+    int got = f ? fscanf(f, "%lu %lu", &size, &resident) : 0;
+    if (f)
+        fclose(f);
+    if (got != 2)
+        return NAN;
+    return (double)resident * (double)sysconf(_SC_PAGESIZE);
+}
+
+void selfcost_init(struct selfcost *c)
+{
+    c->t_wall = clock_mono();
+    c->t_cpu = cpu_seconds();
+    c->cpu_pct = NAN;
+    c->rss_bytes = rss_bytes();
+}
+
+void selfcost_tick(struct selfcost *c, double min_s)
+{
+    double now = clock_mono();
+    if (now - c->t_wall < min_s)
+        return;
+    double cpu = cpu_seconds();
+    c->cpu_pct = 100 * (cpu - c->t_cpu) / (now - c->t_wall);
+    c->t_wall = now;
+    c->t_cpu = cpu;
+    c->rss_bytes = rss_bytes();
+}
+
+void selfcost_format(const struct selfcost *c, bool brief, char *buf, size_t n)
+{
+    char cpu[16] = "?", mem[16] = "?";
+    if (isfinite(c->cpu_pct))
+        snprintf(cpu, sizeof(cpu), "%.1f%%", c->cpu_pct);
+    double mb = c->rss_bytes / (1024.0 * 1024.0);
+    if (isfinite(mb))
+        snprintf(mem, sizeof(mem), mb < 10 ? "%.1f" : "%.0f", mb);
+    snprintf(buf, n,
+             brief ? "self %s cpu %s MB" : "parallax itself: %s cpu, %s MB",
+             cpu, mem);
+}

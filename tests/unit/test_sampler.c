@@ -1,0 +1,134 @@
+/* Samplers sharing a wake gate (issue 10): their fetches fall on one grid
+ * of instants, the samples of a round wake the main loop once, not once a
+ * source, and a sample taken stays intact while the thread fetches on. A
+ * fake backend stands in for PCP. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "collectors/sampler.h"
+
+#define NSAMPLERS 6
+#define INTERVAL  0.2
+
+static int fake_state;
+
+static void *fake_open(const char *target, char *err, size_t errlen)
+{
+    (void)target;
+    (void)err;
+    (void)errlen;
+    return &fake_state;
+}
+
+static int fake_fetch(void *state, struct sample *out)
+{
+    (void)state;
+    out->t_before = clock_mono();
+    out->have[METRIC_FORKS] = true;
+    out->count[METRIC_FORKS] = 42;
+    out->t_after = clock_mono();
+    return 0;
+}
+
+static void fake_close(void *state)
+{
+    (void)state;
+}
+
+static const struct backend fake = {
+    .name = "fake",
+    .open = fake_open,
+    .fetch = fake_fetch,
+    .close = fake_close,
+};
+static const struct backend *const fakes[] = {&fake, NULL};
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {.tv_sec = (time_t)s,
+                          .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+static void test_one_wake_a_round_on_one_grid(void **state)
+{
+    (void)state;
+    int fd[2];
+    assert_int_equal(pipe2(fd, O_NONBLOCK), 0);
+    struct wake_gate *g = wake_gate_new(fd[1]);
+    assert_non_null(g);
+    struct sampler *s[NSAMPLERS];
+    for (int i = 0; i < NSAMPLERS; i++) {
+        s[i] = sampler_start(fakes, NULL, INTERVAL, g);
+        assert_non_null(s[i]);
+    }
+    sleep_s(INTERVAL * 5.5); /* about six rounds */
+    char buf[256];
+    ssize_t bytes = read(fd[0], buf, sizeof(buf));
+    /* one byte a round (a sampler held up on a busy machine makes one
+     * more), far fewer than one a sample (36) */
+    assert_true(bytes >= 4 && bytes <= 15);
+
+    /* the newest samples were fetched at the same instant of the grid */
+    double t0 = NAN;
+    for (int i = 0; i < NSAMPLERS; i++) {
+        const struct sample *smp = sampler_take(s[i]);
+        assert_non_null(smp);
+        assert_true(smp->ok);
+        assert_int_equal(smp->count[METRIC_FORKS], 42);
+        if (isnan(t0))
+            t0 = smp->t_before;
+        assert_true(fabs(smp->t_before - t0) < INTERVAL / 4);
+    }
+    /* nothing new until the next round; then every sampler has one */
+    assert_null(sampler_take(s[0]));
+    sleep_s(INTERVAL * 1.2);
+    for (int i = 0; i < NSAMPLERS; i++)
+        assert_non_null(sampler_take(s[i]));
+    for (int i = 0; i < NSAMPLERS; i++)
+        sampler_stop(s[i]);
+    wake_gate_release(g);
+    close(fd[0]);
+    close(fd[1]);
+}
+
+static void test_taken_sample_stays_intact(void **state)
+{
+    (void)state;
+    struct sampler *s = sampler_start(fakes, NULL, 0.1, NULL);
+    assert_non_null(s);
+    const struct sample *smp = NULL;
+    for (int i = 0; i < 100 && !smp; i++) {
+        sleep_s(0.01);
+        smp = sampler_take(s);
+    }
+    assert_non_null(smp);
+    double t = smp->t_before;
+    sleep_s(0.35); /* the thread fetches three more times meanwhile */
+    assert_true(smp->t_before == t);
+    assert_int_equal(smp->count[METRIC_FORKS], 42);
+    const struct sample *next = sampler_take(s);
+    assert_non_null(next);
+    assert_true(next->t_before > t);
+    sampler_stop(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_wake_a_round_on_one_grid),
+        cmocka_unit_test(test_taken_sample_stays_intact),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,28 @@
+/* See keys.h. The bar follows the htop habit: help first, quit last. */
+#include "tui/keys.h"
+
+#include <stddef.h>
+
+const struct key_doc key_docs[] = {
+    {"F1 h ?", "this help", "F1", "Help", 0},
+    {"Space", "start the selected workload everywhere; again: stop it", "Space",
+     "Start/Stop", 1},
+    {"a", "run the quick suite, one workload after another", "a", "Suite", 6},
+    {"x", "stop every workload", "x", "Stop all", 5},
+    {"g", "add a guest: [NAME=]HOST[:PORT]", "g", "Add guest", 3},
+    {"s", "snapshot: save a text and a JSON report", "s", "Snapshot", 4},
+    {"t", "next colour theme", "t", "Theme", 7},
+    {"p", "pause the display (sampling goes on); again: resume", "p", "Pause",
+     2},
+    {"+ -", "sample less (+) or more (-) often", NULL, NULL, 0},
+    {"Up Down j k", "select a workload", NULL, NULL, 0},
+    {"0-9", "toggle whether source N takes part (0: this host)", NULL, NULL, 0},
+    {"Tab", "give the counters or the workloads the height", NULL, NULL, 0},
+    {"Left Right", "scroll the guests sideways", NULL, NULL, 0},
+    {"^L", "redraw the screen", NULL, NULL, 0},
+    {"q F10", "quit (asks first while workloads run)", "q", "Quit", 0},
+};
+
+const int key_docs_count = sizeof(key_docs) / sizeof(key_docs[0]);
+_Static_assert(sizeof(key_docs) / sizeof(key_docs[0]) <= KEY_DOCS_MAX,
+               "raise KEY_DOCS_MAX");
