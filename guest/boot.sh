@@ -260,22 +260,27 @@ elapsed() {
     printf '%d.%d' $((us / 1000000)) $((us % 1000000 / 100000))
 }
 
-# stop_qemu: SIGTERM, SIGKILL after 5 s; reaps it. (Runs from the EXIT
-# trap, which shellcheck does not follow.)
+# qemu_alive: true while qemu runs (a zombie, ended but not yet reaped,
+# does not count).
+# shellcheck disable=SC2317
+qemu_alive() {
+    local _pid _comm st
+    read -r _pid _comm st _ <"/proc/$QPID/stat" 2>/dev/null && [ "$st" != Z ]
+}
+
+# stop_qemu: SIGTERM, SIGKILL after 5 s; reaps it. Polls rather than
+# leaving a watchdog in the background: nothing of it may outlive us.
+# (Runs from the EXIT trap, which shellcheck does not follow.)
 # shellcheck disable=SC2317
 stop_qemu() {
     [ -n "${QPID:-}" ] || return 0
     kill -TERM "$QPID" 2>/dev/null || true
-    # the watchdog takes its sleep with it when it is stopped
-    (
-        trap 'kill "$nap" 2>/dev/null; exit 0' TERM
-        sleep 5 &
-        nap=$!
-        wait "$nap" && kill -KILL "$QPID" 2>/dev/null
-    ) &
-    local watchdog=$!
+    for _ in $(seq 50); do
+        qemu_alive || break
+        sleep 0.1
+    done
+    kill -KILL "$QPID" 2>/dev/null || true
     wait "$QPID" 2>/dev/null || true
-    kill "$watchdog" 2>/dev/null || true
     QPID=
 }
 
