@@ -129,13 +129,14 @@ $(PARALLAX_RUN): $(BUILD)/workloads/parallax_run.o $(LIBPARALLAX)
 	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(RUN_LIBS)
 
 # static and unsanitized: it must cost what lmbench's hello costs
-$(HELLO): workloads/helper/parallax_hello.c
+HELLO_SRC := workloads/helper/parallax_hello.c workloads/helper/fork_server.h
+$(HELLO): $(HELLO_SRC)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O2 -static -o $@ $<
+	$(CC) $(WARN) -O2 -I. -static -o $@ $<
 
-$(HELLO_DYN): workloads/helper/parallax_hello.c
+$(HELLO_DYN): $(HELLO_SRC)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O2 -o $@ $<
+	$(CC) $(WARN) -O2 -I. -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBPARALLAX)
 	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(TEST_LIBS)

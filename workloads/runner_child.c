@@ -75,6 +75,15 @@ static uint64_t next_batch(uint64_t n, double took, double left)
     return want < 1 ? 1 : want > 1e15 ? (uint64_t)1e15 : (uint64_t)want;
 }
 
+/* The run's CPU seconds: this process, its reaped children, and what its
+ * live helper reports. */
+static void run_cpu_times(const struct wl_ctx *ctx, double *user, double *sys)
+{
+    wl_cpu_times(user, sys);
+    *user += ctx->helper_user;
+    *sys += ctx->helper_sys;
+}
+
 /* Calls step until `secs` have passed or `count` ops are done (count > 0).
  * Publishes progress when `measured`. 0 when complete, 1 when a stop was
  * asked for, -1 when step failed. */
@@ -83,7 +92,7 @@ static int run_steps(const struct wl_child_args *a, struct wl_ctx *ctx,
                      struct span *out)
 {
     double t0 = wl_now(), u0, s0;
-    wl_cpu_times(&u0, &s0);
+    run_cpu_times(ctx, &u0, &s0);
     uint64_t n = 1;
     *out = (struct span){0};
     for (;;) {
@@ -99,7 +108,7 @@ static int run_steps(const struct wl_child_args *a, struct wl_ctx *ctx,
         out->wall = t - t0;
         if (measured) {
             double u, s;
-            wl_cpu_times(&u, &s);
+            run_cpu_times(ctx, &u, &s);
             out->user = u - u0;
             out->sys = s - s0;
             publish(ctx->progress, out);

@@ -95,6 +95,10 @@ struct wl_ctx {
      * ignore both; the runner never sets progress->stop at the deadline. */
     double duration;
     uint64_t count;
+    /* CPU seconds a helper process not yet reaped has used for this run so
+     * far (the fork workloads' small forking server): the runner adds
+     * them to the run's own, as it would once the helper is reaped. */
+    double helper_user, helper_sys;
 };
 
 struct workload {

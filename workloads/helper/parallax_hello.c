@@ -5,13 +5,29 @@
  *                             lmbench's hello does for lat_proc exec/shell
  *   parallax-hello --execl N  execs itself N-1 more times, then exits 0, as
  *                             UnixBench's execl does
+ *   parallax-hello --fork-server KIND CPU PATH
+ *                             the fork workloads' forking process: reads a
+ *                             count (uint64_t) from fd 0, makes that many
+ *                             fork, child, wait rounds (KIND exit: the child
+ *                             exits; exec: it execs PATH; sh: it runs
+ *                             /bin/sh -c PATH; on CPU unless -1), replies
+ *                             with struct fork_reply on fd 1; ends at EOF.
+ *                             lmbench forks from lat_proc, a small program;
+ *                             fork costs more the more a process has mapped,
+ *                             and the runner has libpcp, libcrypto and more.
  * It must stay cheap to load: no stdio, nothing but a few system calls. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 
 #include <errno.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "workloads/helper/fork_server.h"
 
 #define EXECL_MAX 1000000000UL
 
@@ -23,7 +39,8 @@ static void say(int fd, const char *s)
 
 static int usage(void)
 {
-    say(2, "usage: parallax-hello [--execl N]  (N: 1..1000000000)\n");
+    say(2, "usage: parallax-hello [--execl N]  (N: 1..1000000000)\n"
+           "       parallax-hello --fork-server exit|exec|sh CPU PATH\n");
     return 2;
 }
 
@@ -57,6 +74,92 @@ static int execl_chain(unsigned long n)
     return 127;
 }
 
+static double secs(struct timeval tv)
+{
+    return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+}
+
+static _Noreturn void fork_child(enum fork_kind kind, int cpu, const char *path)
+{
+    if (cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        if (sched_setaffinity(0, sizeof set, &set) < 0)
+            _exit(126);
+    }
+    if (kind == FORK_EXIT)
+        exit(0); /* as lat_proc's child: exit, libc's teardown included */
+    close(0);
+    close(1); /* as lat_proc's children do */
+    if (kind == FORK_EXEC) {
+        char *args[] = {(char *)path, NULL};
+        char *envp[] = {NULL};
+        execve(path, args, envp);
+    } else {
+        execl("/bin/sh", "sh", "-c", path, (char *)NULL);
+    }
+    _exit(127);
+}
+
+/* n rounds; 0, or the failing child's wait status (or -1). */
+static int fork_rounds(uint64_t n, enum fork_kind kind, int cpu,
+                       const char *path)
+{
+    while (n-- > 0) {
+        pid_t pid = fork();
+        if (pid < 0)
+            return -1;
+        if (pid == 0)
+            fork_child(kind, cpu, path);
+        int st;
+        while (waitpid(pid, &st, 0) < 0)
+            if (errno != EINTR)
+                return -1;
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            return st ? st : -1;
+    }
+    return 0;
+}
+
+static int full_read(int fd, void *buf, size_t len)
+{
+    for (size_t got = 0; got < len;) {
+        ssize_t r = read(fd, (char *)buf + got, len - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+static int fork_server(const char *kind_s, const char *cpu_s, const char *path)
+{
+    enum fork_kind kind = strcmp(kind_s, "exit") == 0   ? FORK_EXIT
+                          : strcmp(kind_s, "exec") == 0 ? FORK_EXEC
+                          : strcmp(kind_s, "sh") == 0   ? FORK_SHELL
+                                                        : (enum fork_kind) - 1;
+    char *end;
+    long cpu = strtol(cpu_s, &end, 10);
+    if ((int)kind < 0 || end == cpu_s || *end || cpu < -1 || cpu > 1023)
+        return usage();
+    uint64_t n;
+    while (full_read(0, &n, sizeof n) == 0) {
+        struct fork_reply rep = {.status =
+                                     fork_rounds(n, kind, (int)cpu, path)};
+        struct rusage self, kids;
+        getrusage(RUSAGE_SELF, &self);
+        getrusage(RUSAGE_CHILDREN, &kids);
+        rep.user = secs(self.ru_utime) + secs(kids.ru_utime);
+        rep.sys = secs(self.ru_stime) + secs(kids.ru_stime);
+        if (write(1, &rep, sizeof rep) != (ssize_t)sizeof rep)
+            return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 1) {
@@ -67,5 +170,7 @@ int main(int argc, char **argv)
         unsigned long n = parse_count(argv[2]);
         return n ? execl_chain(n) : usage();
     }
+    if (argc == 5 && strcmp(argv[1], "--fork-server") == 0)
+        return fork_server(argv[2], argv[3], argv[4]);
     return usage();
 }
