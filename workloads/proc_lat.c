@@ -148,26 +148,13 @@ static int proc_setup(struct wl_ctx *ctx, enum fork_kind kind)
     return -1;
 }
 
-static int full_read(int fd, void *buf, size_t len)
-{
-    for (size_t got = 0; got < len;) {
-        ssize_t r = read(fd, (char *)buf + got, len - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        got += (size_t)r;
-    }
-    return 0;
-}
-
 static int proc_step(struct wl_ctx *ctx, uint64_t n, enum fork_kind kind)
 {
     struct proc_lat *s = ctx->state;
     const char *who = proc_names[kind];
     struct fork_reply rep;
     if (write(s->cmd, &n, sizeof n) != (ssize_t)sizeof n ||
-        full_read(s->reply, &rep, sizeof rep) < 0) {
+        fork_read_full(s->reply, &rep, sizeof rep) < 0) {
         fprintf(stderr, "%s: the forking helper %s ended\n", who, s->hello);
         return -1;
     }

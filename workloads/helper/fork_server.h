@@ -4,6 +4,10 @@
 #ifndef PARALLAX_FORK_SERVER_H
 #define PARALLAX_FORK_SERVER_H
 
+#include <errno.h>
+#include <stddef.h>
+#include <unistd.h>
+
 enum fork_kind { FORK_EXIT, FORK_EXEC, FORK_SHELL };
 
 struct fork_reply {
@@ -11,5 +15,21 @@ struct fork_reply {
     double user; /* the server's CPU seconds so far, its children's */
     double sys;  /* included */
 };
+
+/* Reads exactly len bytes (a count, a reply) from fd: 0, or -1 at end of
+ * file or on error. Here because the server is a program of its own,
+ * built without libparallax. */
+static inline int fork_read_full(int fd, void *buf, size_t len)
+{
+    for (size_t got = 0; got < len;) {
+        ssize_t r = read(fd, (char *)buf + got, len - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
 
 #endif

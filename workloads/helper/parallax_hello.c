@@ -122,19 +122,6 @@ static int fork_rounds(uint64_t n, enum fork_kind kind, int cpu,
     return 0;
 }
 
-static int full_read(int fd, void *buf, size_t len)
-{
-    for (size_t got = 0; got < len;) {
-        ssize_t r = read(fd, (char *)buf + got, len - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        got += (size_t)r;
-    }
-    return 0;
-}
-
 static int fork_server(const char *kind_s, const char *cpu_s, const char *path)
 {
     enum fork_kind kind = strcmp(kind_s, "exit") == 0   ? FORK_EXIT
@@ -146,7 +133,7 @@ static int fork_server(const char *kind_s, const char *cpu_s, const char *path)
     if ((int)kind < 0 || end == cpu_s || *end || cpu < -1 || cpu > 1023)
         return usage();
     uint64_t n;
-    while (full_read(0, &n, sizeof n) == 0) {
+    while (fork_read_full(0, &n, sizeof n) == 0) {
         struct fork_reply rep = {.status =
                                      fork_rounds(n, kind, (int)cpu, path)};
         struct rusage self, kids;
