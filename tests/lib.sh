@@ -1,6 +1,18 @@
 # Shared helpers for the shell tests: sourced, not run.
 # Tests wait on conditions (wait_for), never on fixed sleeps.
 
+# use_build: makes PARALLAX_BUILD absolute (default build/) and exports it
+# (pmcd runs agents from it, from another directory), sets bin to its
+# parallax, and fails when that is not built.
+use_build() {
+    local top
+    top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    PARALLAX_BUILD=$(realpath "${PARALLAX_BUILD:-$top/build}")
+    export PARALLAX_BUILD
+    bin=$PARALLAX_BUILD/parallax
+    [ -x "$bin" ] || fail "no $bin; run make build"
+}
+
 fail() {
     echo "FAIL: $*" >&2
     exit 1

@@ -10,10 +10,7 @@ export LANG=C.UTF-8 LC_ALL= # the × and Δ% headers are UTF-8
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
-PARALLAX_BUILD=$(realpath "${PARALLAX_BUILD:-$here/../build}")
-export PARALLAX_BUILD
-bin=$PARALLAX_BUILD/parallax
-[ -x "$bin" ] || fail "no $bin; run make build"
+use_build
 
 work=$(mktemp -d)
 trap 'pmcd_stop "$work/g1/pmcd"; rm -rf "$work"' EXIT

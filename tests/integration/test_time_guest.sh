@@ -13,10 +13,7 @@ export LANG=C.UTF-8 LC_ALL=
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
-PARALLAX_BUILD=$(realpath "${PARALLAX_BUILD:-$here/../build}")
-export PARALLAX_BUILD
-bin=$PARALLAX_BUILD/parallax
-[ -x "$bin" ] || fail "no $bin; run make build"
+use_build
 command -v faketime >/dev/null || fail "no faketime; run make deps"
 
 work=$(mktemp -d)

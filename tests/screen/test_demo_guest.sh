@@ -8,10 +8,7 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
-PARALLAX_BUILD=$(realpath "${PARALLAX_BUILD:-$here/../build}")
-export PARALLAX_BUILD
-bin=$PARALLAX_BUILD/parallax
-[ -x "$bin" ] || fail "no $bin; run make build"
+use_build
 [ -s "$PARALLAX_BUILD/guest/initramfs.cpio.gz" ] ||
     fail "no guest image in $PARALLAX_BUILD/guest; run make guest"
 
