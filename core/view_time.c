@@ -39,21 +39,21 @@ static int wl_index(const struct jobs *j, const char *name)
     return -1;
 }
 
-/* The extras of workload `name`'s last finished repeat on src, or NULL. */
-static const struct wl_result *last_of(const struct jobs *j, int src,
-                                       const char *name)
+/* The extras of workload w's last finished repeat on src, or NULL (also
+ * when w < 0: not in the catalogue). */
+static const struct wl_result *last_of(const struct jobs *j, int src, int w)
 {
-    int w = wl_index(j, name);
     if (w < 0)
         return NULL;
     const struct wl_result *r = &jobs_cell(j, src, w)->last;
     return r->nextra > 0 ? r : NULL;
 }
 
-static double sleep_extra(const struct jobs *j, int src, int d,
+/* A figure of the sleep workload (index w) for duration d on src. */
+static double sleep_extra(const struct jobs *j, int w, int src, int d,
                           const char *what)
 {
-    const struct wl_result *r = last_of(j, src, "sleep");
+    const struct wl_result *r = last_of(j, src, w);
     if (!r)
         return NAN;
     char name[40];
@@ -62,10 +62,10 @@ static double sleep_extra(const struct jobs *j, int src, int d,
 }
 
 /* Seconds a sleep of duration d took on src's clock, or NaN. */
-static double sleep_took(const struct jobs *j, int src, int d)
+static double sleep_took(const struct jobs *j, int w, int src, int d)
 {
     return (double)sleep_durs[d].ns * 1e-9 +
-           sleep_extra(j, src, d, "mean") * 1e-6;
+           sleep_extra(j, w, src, d, "mean") * 1e-6;
 }
 
 static int tasks_of(const struct wl_result *r)
@@ -96,13 +96,14 @@ static double task_value(const struct wl_result *r, int index)
 }
 
 static struct time_line *add(struct time_line *out, int *n, int max,
-                             enum time_line_kind kind, int index)
+                             enum time_line_kind kind, int index, int wl)
 {
     if (*n >= max)
         return NULL;
     struct time_line *tl = &out[(*n)++];
     tl->kind = kind;
     tl->index = index;
+    tl->wl = wl;
     tl->label[0] = '\0';
     return tl;
 }
@@ -110,34 +111,35 @@ static struct time_line *add(struct time_line *out, int *n, int max,
 int view_time_lines(const struct session *s, const struct jobs *j,
                     struct time_line *out, int max, int max_tasks)
 {
-    int n = 0;
+    int n = 0, ws = wl_index(j, "sleep"), wf = wl_index(j, "sched");
     struct time_line *tl;
     for (int row = 0; row < TIME_ROW_COUNT; row++)
-        if ((tl = add(out, &n, max, TL_FIXED, row)))
+        if ((tl = add(out, &n, max, TL_FIXED, row, -1)))
             snprintf(tl->label, sizeof(tl->label), "%s", time_row_labels[row]);
     for (size_t d = 0; d < sleep_ndurs; d++) {
         bool any = false;
         for (int src = 0; src < s->nsrc && !any; src++)
-            any = isfinite(sleep_took(j, src, (int)d));
-        if (any && (tl = add(out, &n, max, TL_SLEEP, (int)d)))
+            any = isfinite(sleep_took(j, ws, src, (int)d));
+        if (any && (tl = add(out, &n, max, TL_SLEEP, (int)d, ws)))
             snprintf(tl->label, sizeof(tl->label), "sleep %s took",
                      sleep_durs[d].label);
     }
     int tasks = -1;
     for (int src = 0; src < s->nsrc; src++) {
-        const struct wl_result *r = last_of(j, src, "sched");
-        if (r && tasks_of(r) > tasks)
-            tasks = tasks_of(r);
+        const struct wl_result *r = last_of(j, src, wf);
+        int k = r ? tasks_of(r) : -1;
+        if (k > tasks)
+            tasks = k;
     }
     if (tasks < 0)
         return n;
-    if ((tl = add(out, &n, max, TL_RULE, 0)))
+    if ((tl = add(out, &n, max, TL_RULE, 0, wf)))
         snprintf(tl->label, sizeof(tl->label), " fairness ");
     for (int i = 0; i < NFAIR; i++)
-        if ((tl = add(out, &n, max, TL_FAIR, i)))
+        if ((tl = add(out, &n, max, TL_FAIR, i, wf)))
             snprintf(tl->label, sizeof(tl->label), "%s", fair_rows[i].label);
     for (int k = 0; k < 2 * tasks && k < 2 * max_tasks; k++)
-        if ((tl = add(out, &n, max, TL_TASK, k)))
+        if ((tl = add(out, &n, max, TL_TASK, k, wf)))
             snprintf(tl->label, sizeof(tl->label), "task %d %s s", k / 2 + 1,
                      k % 2 ? "wall" : "user");
     return n;
@@ -163,12 +165,13 @@ static void duration_text(char *buf, size_t n, double secs)
         snprintf(buf, n, "%.3fms", secs * 1e3);
 }
 
-bool view_sleep_figures(const struct session *s, const struct jobs *j, int src,
-                        int d, double *requested, double *took,
-                        double *host_saw)
+/* view_sleep_figures with the sleep workload's index w. */
+static bool sleep_figures(const struct session *s, const struct jobs *j, int w,
+                          int src, int d, double *requested, double *took,
+                          double *host_saw)
 {
     *requested = (double)sleep_durs[d].ns * 1e-9;
-    *took = sleep_took(j, src, d);
+    *took = sleep_took(j, w, src, d);
     *host_saw = NAN;
     if (!isfinite(*took))
         return false;
@@ -179,11 +182,20 @@ bool view_sleep_figures(const struct session *s, const struct jobs *j, int src,
     return true;
 }
 
-static void sleep_cell(const struct session *s, const struct jobs *j, int src,
-                       int d, char *raw, size_t rn, char *detail, size_t dn)
+bool view_sleep_figures(const struct session *s, const struct jobs *j, int src,
+                        int d, double *requested, double *took,
+                        double *host_saw)
+{
+    return sleep_figures(s, j, wl_index(j, "sleep"), src, d, requested, took,
+                         host_saw);
+}
+
+static void sleep_cell(const struct session *s, const struct jobs *j, int w,
+                       int src, int d, char *raw, size_t rn, char *detail,
+                       size_t dn)
 {
     double req, took, host;
-    if (!view_sleep_figures(s, j, src, d, &req, &took, &host))
+    if (!sleep_figures(s, j, w, src, d, &req, &took, &host))
         return;
     duration_text(raw, rn, took);
     if (isfinite(host)) {
@@ -191,7 +203,7 @@ static void sleep_cell(const struct session *s, const struct jobs *j, int src,
         duration_text(h, sizeof(h), host);
         snprintf(detail, dn, "host saw %s", h);
     } else {
-        snprintf(detail, dn, "p99 +%.0fus", sleep_extra(j, src, d, "p99"));
+        snprintf(detail, dn, "p99 +%.0fus", sleep_extra(j, w, src, d, "p99"));
     }
 }
 
@@ -206,10 +218,10 @@ void view_time_line_cell(const struct session *s, const struct jobs *j, int src,
     }
     char raw[32] = "";
     detail[0] = '\0';
-    const struct wl_result *r = last_of(j, src, "sched");
+    const struct wl_result *r = last_of(j, src, tl->wl);
     switch (tl->kind) {
     case TL_SLEEP:
-        sleep_cell(s, j, src, tl->index, raw, sizeof(raw), detail, dn);
+        sleep_cell(s, j, tl->wl, src, tl->index, raw, sizeof(raw), detail, dn);
         break;
     case TL_FAIR:
         if (r && tl->index == 0)
@@ -235,10 +247,11 @@ double view_time_line_ratio(const struct session *s, const struct jobs *j,
     if (tl->kind == TL_FIXED)
         return view_time_ratio(&s->model[guest], &s->model[0], tl->index);
     if (tl->kind == TL_SLEEP)
-        return ratio_oriented(sleep_took(j, guest, tl->index),
-                              sleep_took(j, 0, tl->index), RO_HIGHER_WORSE);
-    const struct wl_result *g = last_of(j, guest, "sched");
-    const struct wl_result *h = last_of(j, 0, "sched");
+        return ratio_oriented(sleep_took(j, tl->wl, guest, tl->index),
+                              sleep_took(j, tl->wl, 0, tl->index),
+                              RO_HIGHER_WORSE);
+    const struct wl_result *g = last_of(j, guest, tl->wl);
+    const struct wl_result *h = last_of(j, 0, tl->wl);
     if (!g || !h)
         return NAN;
     if (tl->kind == TL_FAIR)

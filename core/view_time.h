@@ -27,6 +27,7 @@ enum time_line_kind {
 struct time_line {
     enum time_line_kind kind;
     int index;
+    int wl; /* the workload it reads (sleep's, sched's), -1 for TL_FIXED */
     char label[32]; /* drawn in VIEW_LABEL_W - 1 cells */
 };
 
