@@ -4,13 +4,14 @@
 #ifndef PARALLAX_BACKEND_H
 #define PARALLAX_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/clock.h"
 #include "core/sample.h"
 
 struct backend {
-    const char *name; /* shown on screen: "pcp local", "libgtop+/proc" */
+    const char *name; /* shown on screen: "/proc", "pcp local", ... */
     /* Optional: process-wide set-up, run once in the main thread before any
      * sampler thread starts (libpcp calls setenv while it reads its
      * configuration, which races with getenv in other threads). */
@@ -28,12 +29,18 @@ struct backend {
                  size_t msglen);
 };
 
+extern const struct backend backend_proc;
 extern const struct backend backend_pcp_local;
 extern const struct backend backend_gtop;
 extern const struct backend backend_pcp_host; /* target "host[:port]" */
 
-/* The backends that can read this host, most preferred first; NULL-ended. */
-extern const struct backend *const local_backends[];
+/* The backends that can read this host, most preferred first; NULL-ended:
+ * all of them, or from the one local_backends_choose named. */
+const struct backend *const *local_backends(void);
+
+/* Makes the list start at "proc", "pcp" or "gtop" (--local); call before
+ * any sampler starts. False for another name. */
+bool local_backends_choose(const char *name);
 /* ... and a guest or other host running pmcd. */
 extern const struct backend *const remote_backends[];
 

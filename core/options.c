@@ -2,6 +2,7 @@
  * checked whole (no trailing junk) and against their bounds. */
 #include "core/options.h"
 
+#include "collectors/backend.h"
 #include "core/demo_guest.h"
 
 #include <errno.h>
@@ -53,6 +54,12 @@ void options_usage(FILE *f)
             "                          high-contrast, or one of your own "
             "(themes/README);\n"
             "                          t on the live screen switches\n"
+            "      --local=READER      how this host is read: proc (default: "
+            "/proc,\n"
+            "                          directly), pcp (PCP's local context), "
+            "gtop\n"
+            "                          (libgtop); each falls back to the "
+            "next\n"
             "  -t, --interval=SECONDS  time between samples (default 1; "
             "%.1f to %.0f)\n"
             "      --text              print plain text refreshes on stdout "
@@ -106,6 +113,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         {"output", required_argument, NULL, 'o'},
         {"report-dir", required_argument, NULL, 'R'},
         {"theme", required_argument, NULL, 'C'},
+        {"local", required_argument, NULL, 'L'},
         {"interval", required_argument, NULL, 't'},
         {"samples", required_argument, NULL, 'n'},
         {"text", no_argument, NULL, 'T'},
@@ -117,6 +125,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
     memset(o, 0, sizeof(*o));
     o->interval = 1.0;
     o->repeats = 3;
+    o->local = "proc";
     optind = 1;
     opterr = 0;
     int c;
@@ -172,6 +181,16 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
             break;
         case 'R':
             o->report_dir = optarg;
+            break;
+        case 'L':
+            if (!local_backends_choose(optarg)) {
+                snprintf(err, errlen,
+                         "--local '%s' is not a way to read this host; "
+                         "use proc, pcp or gtop",
+                         optarg);
+                return OPT_ERROR;
+            }
+            o->local = optarg;
             break;
         case 'C': /* checked against the themes when the screen starts */
             o->theme = optarg;
@@ -240,5 +259,6 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         snprintf(err, errlen, "-n counts --text refreshes; add --text");
         return OPT_ERROR;
     }
+    local_backends_choose(o->local); /* the default too, on every parse */
     return OPT_RUN;
 }

@@ -32,6 +32,7 @@ struct options {
     struct source_spec guests[OPTIONS_MAX_GUESTS];
     const char *report_dir; /* --report-dir, NULL: the default */
     const char *theme;      /* --theme NAME or FILE, NULL: default */
+    const char *local;      /* --local proc|pcp|gtop: how this host is read */
     const char *batch;      /* --batch SUITE|WL[,WL...], NULL: not batch */
     const char *output;     /* --output FILE for --batch, NULL: stdout */
     int repeats;            /* --repeats of every workload run */

@@ -28,7 +28,7 @@ static int start_source(struct session *s, const char *name, const char *target,
     }
     int i = s->nsrc;
     model_init(&s->model[i], name, target);
-    s->sampler[i] = sampler_start(target ? remote_backends : local_backends,
+    s->sampler[i] = sampler_start(target ? remote_backends : local_backends(),
                                   target, s->interval, s->gate);
     if (!s->sampler[i]) {
         snprintf(err, errlen, "cannot start a sampler thread for %s", name);

@@ -16,6 +16,7 @@ expect_fail 2 "interval 'abc'" "$bin" -t abc
 expect_fail 2 "interval '-2'" "$bin" -t -2
 expect_fail 2 "unknown option '--bogus'; see --help" "$bin" --bogus
 expect_fail 2 "unknown option '-x'" "$bin" -x
+expect_fail 2 "--local 'kstat' is not a way to read this host; use proc" "$bin" --local=kstat
 expect_fail 2 "samples '0'" "$bin" --text -n 0
 expect_fail 2 "add --text" "$bin" -n 3
 expect_fail 2 "not a terminal.*--text" "$bin"
@@ -26,7 +27,7 @@ expect_fail 2 "option '-h' needs a value" "$bin" --text -h
 check_text() {
     local out=$1 backend=$2
     [ "$(grep -c '^parallax ' "$out")" -eq 2 ] || fail "want 2 refreshes"
-    grep -F "$backend" "$out" | grep -qE '^ +[a-z]' ||
+    grep -F "$backend" "$out" | grep -qE '^ +[a-z/]' ||
         fail "backend $backend not named"
     if grep -qP '\x1b' "$out"; then fail "escape sequence in --text"; fi
     # every refresh has a figure (not n/a) in the host column
@@ -41,10 +42,14 @@ check_text() {
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 "$bin" --text -n 2 -t 0.3 >"$out" || fail "--text exited $?"
+check_text "$out" "/proc"
+"$bin" --local=pcp --text -n 2 -t 0.3 >"$out" || fail "--local=pcp exited $?"
 check_text "$out" "pcp local"
 
-# without a PCP namespace the fallback reads the host
-PMNS_DEFAULT=/nonexistent "$bin" --text -n 2 -t 0.3 >"$out" 2>/dev/null ||
-    fail "--text (fallback) exited $?"
+# without a PCP namespace PCP's local context falls back to libgtop
+PMNS_DEFAULT=/nonexistent "$bin" --local=pcp --text -n 2 -t 0.3 >"$out" \
+    2>/dev/null || fail "--text (fallback) exited $?"
+check_text "$out" "libgtop+/proc"
+"$bin" --local=gtop --text -n 2 -t 0.3 >"$out" || fail "--local=gtop exited $?"
 check_text "$out" "libgtop+/proc"
 echo "all cli checks passed"

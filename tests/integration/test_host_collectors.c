@@ -1,7 +1,9 @@
-/* Both host collectors against /proc/stat over the same interval: the PCP
- * local context (no daemon) and the libgtop+/proc fallback must see the
- * same counters as the kernel (same order of magnitude, same sign of
- * change) while this test forks and burns CPU in between. */
+/* Every host collector against /proc/stat over the same interval: /proc
+ * read directly, the PCP local context (no daemon) and the libgtop+/proc
+ * fallback must see the same counters as the kernel (same order of
+ * magnitude, same sign of change) while this test forks and burns CPU in
+ * between; and the direct reader must agree with PCP's linux agent on what
+ * only they read (disk bytes, memory, what the host is). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -134,6 +136,53 @@ static void check_backend(const struct backend *be)
     assert_true(isfinite(s1.t_source) && s1.t_source > s0.t_source);
 }
 
+static void test_proc(void **state)
+{
+    (void)state;
+    check_backend(&backend_proc);
+}
+
+static void fetch_once(const struct backend *be, struct sample *s)
+{
+    char err[160] = "";
+    if (be->global_init)
+        be->global_init();
+    void *st = be->open(NULL, err, sizeof(err));
+    if (!st)
+        fail_msg("%s did not open: %s", be->name, err);
+    memset(s, 0, sizeof(*s));
+    assert_int_equal(be->fetch(st, s), 0);
+    be->close(st);
+}
+
+/* /proc read directly against PCP's linux agent, fetched back to back */
+static void test_proc_agrees_with_pcp(void **state)
+{
+    (void)state;
+    struct sample a, b;
+    fetch_once(&backend_proc, &a);
+    fetch_once(&backend_pcp_local, &b);
+    assert_int_equal(a.have[METRIC_DISK_READ], b.have[METRIC_DISK_READ]);
+    if (a.have[METRIC_DISK_READ] && b.count[METRIC_DISK_READ] > 0) {
+        /* bytes read since boot: nothing reads much in between */
+        assert_close((double)a.count[METRIC_DISK_READ],
+                     (double)b.count[METRIC_DISK_READ], 1.01, "disk read");
+        assert_close((double)a.count[METRIC_DISK_WRITE] + 1,
+                     (double)b.count[METRIC_DISK_WRITE] + 1, 1.05,
+                     "disk write");
+    }
+    assert_close(a.value[METRIC_MEM_USED], b.value[METRIC_MEM_USED], 1.1,
+                 "memory used");
+    assert_true(a.info.mem_bytes == b.info.mem_bytes);
+    assert_int_equal(a.info.ncpu, b.info.ncpu);
+    assert_string_equal(a.info.host, b.info.host);
+    assert_string_equal(a.info.release, b.info.release);
+    assert_close((double)a.count[METRIC_CPU_STEAL] + 1,
+                 (double)b.count[METRIC_CPU_STEAL] + 1, 1.05, "steal total");
+    assert_close((double)a.count[METRIC_CPU_IDLE],
+                 (double)b.count[METRIC_CPU_IDLE], 1.05, "idle total");
+}
+
 static void test_pcp_local(void **state)
 {
     (void)state;
@@ -146,19 +195,35 @@ static void test_gtop(void **state)
     check_backend(&backend_gtop);
 }
 
-static void test_local_prefers_pcp(void **state)
+/* /proc first, then PCP's local context, then libgtop; --local names
+ * where the list starts */
+static void test_local_choice(void **state)
 {
     (void)state;
-    assert_ptr_equal(local_backends[0], &backend_pcp_local);
-    assert_ptr_equal(local_backends[1], &backend_gtop);
+    const struct backend *const *l = local_backends();
+    assert_ptr_equal(l[0], &backend_proc);
+    assert_ptr_equal(l[1], &backend_pcp_local);
+    assert_ptr_equal(l[2], &backend_gtop);
+    assert_null(l[3]);
+    assert_true(local_backends_choose("pcp"));
+    assert_ptr_equal(local_backends()[0], &backend_pcp_local);
+    assert_ptr_equal(local_backends()[1], &backend_gtop);
+    assert_true(local_backends_choose("gtop"));
+    assert_ptr_equal(local_backends()[0], &backend_gtop);
+    assert_false(local_backends_choose("kstat"));
+    assert_ptr_equal(local_backends()[0], &backend_gtop);
+    assert_true(local_backends_choose("proc"));
+    assert_ptr_equal(local_backends()[0], &backend_proc);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_proc),
+        cmocka_unit_test(test_proc_agrees_with_pcp),
         cmocka_unit_test(test_pcp_local),
         cmocka_unit_test(test_gtop),
-        cmocka_unit_test(test_local_prefers_pcp),
+        cmocka_unit_test(test_local_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,7 +44,7 @@ prompt_ok() {
 }
 
 start
-has '^ +pcp local' || fail "collector not named"
+has '^ +/proc' || fail "collector not named"
 has '^ F1 Help .* q Quit' || fail "no key bar"
 echo "ok: figures on screen"
 
