@@ -16,6 +16,9 @@ static const char *const names[PMDA_NMETRICS] = {
     [PJ_REPEATS] = "parallax.workload.repeats",
     [PJ_N] = "parallax.workload.stats.n",
     [PJ_MEDIAN] = "parallax.workload.stats.median",
+    [PJ_MIN] = "parallax.workload.stats.min",
+    [PJ_MAX] = "parallax.workload.stats.max",
+    [PJ_MEAN] = "parallax.workload.stats.mean",
     [PJ_CI_LO] = "parallax.workload.stats.ci95_lo",
     [PJ_CI_HI] = "parallax.workload.stats.ci95_hi",
     [PJ_ERROR] = "parallax.workload.error",
@@ -164,6 +167,9 @@ void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
         double n = num(pj, vs, PJ_N, inst);
         job->n = isfinite(n) ? (int)n : 0;
         job->median = num(pj, vs, PJ_MEDIAN, inst);
+        job->min = num(pj, vs, PJ_MIN, inst);
+        job->max = num(pj, vs, PJ_MAX, inst);
+        job->mean = num(pj, vs, PJ_MEAN, inst);
         job->ci_lo = num(pj, vs, PJ_CI_LO, inst);
         job->ci_hi = num(pj, vs, PJ_CI_HI, inst);
         pmAtomValue a;

@@ -1,20 +1,53 @@
 /* Atomic file writing: readers of a path see the old file or the whole
  * new one, never a part, even if the writer is killed or the disk fills
- * up (htop's Settings.c: temp file, then rename). */
+ * up (htop's Settings.c: temp file, then rename). A file is written
+ * without a name first (O_TMPFILE), so a kill leaves nothing behind. */
 #ifndef PARALLAX_ATOMIC_FILE_H
 #define PARALLAX_ATOMIC_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+#define ATOMIC_PATH_MAX 4096
 
 /* Fills f with the file's content; 0, or -1 with a reason in err. */
 typedef int (*atomic_fill)(FILE *f, void *arg, char *err, size_t errlen);
 
-/* Writes `path` through fill into a temp file in the same directory,
- * flushes and fsyncs it, renames it over path and fsyncs the directory.
- * On failure the temp file is removed, path is untouched, and err holds
- * one line naming the file and the cause. 0 or -1. */
+/* A file written and synced in a directory, not yet named there. */
+struct atomic_file {
+    int fd;                     /* -1: nothing staged */
+    char dir[ATOMIC_PATH_MAX];  /* where it lives */
+    char tmp[ATOMIC_PATH_MAX];  /* its hidden temp name, "" with O_TMPFILE */
+    char what[ATOMIC_PATH_MAX]; /* the file meant, for messages */
+};
+
+/* Writes a new file in the directory of `path` through fill, flushed and
+ * fsynced, without giving it a name yet (a hidden, locked temp file where
+ * the file system lacks O_TMPFILE). Temp files of saves that were killed
+ * are removed first. 0, or -1 with one line in err naming path and the
+ * cause (nothing is left behind). */
+int atomic_file_stage(struct atomic_file *a, const char *path, atomic_fill fill,
+                      void *arg, char *err, size_t errlen);
+
+/* Gives the staged file the name path (in the same directory): over an
+ * existing file when `replace`, else never (-1 with errno EEXIST, err
+ * set, the file still staged for another name). 0, or -1 with one line
+ * in err. */
+int atomic_file_publish(struct atomic_file *a, const char *path, bool replace,
+                        char *err, size_t errlen);
+
+/* Closes a staged file; one that was never published disappears. */
+void atomic_file_discard(struct atomic_file *a);
+
+/* Writes `path` through fill atomically (stage, then publish over path).
+ * On failure path is untouched and err holds one line naming the file and
+ * the cause. 0 or -1. */
 int atomic_file_write(const char *path, atomic_fill fill, void *arg, char *err,
                       size_t errlen);
+
+/* For tests: behave as on a file system without O_TMPFILE (named, locked
+ * hidden temp files) when on. */
+void atomic_file_force_named(bool on);
 
 #endif

@@ -1,4 +1,6 @@
-/* See baselines.h. */
+/* See baselines.h. In the screen stderr is the log by the time baselines
+ * are read, so the version warning lands there; the column's name says
+ * the version too. */
 #include "core/baselines.h"
 
 #include <stdio.h>
@@ -6,6 +8,18 @@
 #include <string.h>
 
 #include "core/report_read.h"
+#include "core/version.h"
+
+/* Another version's report is read (the layout is the same), but its
+ * figures may come from other workload code: said once, not refused. */
+static void warn_version(const char *path, const struct baseline *b)
+{
+    fprintf(stderr,
+            "parallax: warning: %s was written by parallax %s, this is %s: "
+            "its figures may not compare; measure the baseline again with "
+            "this version to be sure\n",
+            path, b->version, PARALLAX_VERSION);
+}
 
 int baselines_open(struct session *s, struct jobs *j, const char *const *args,
                    int n, char *err, size_t errlen)
@@ -26,6 +40,8 @@ int baselines_open(struct session *s, struct jobs *j, const char *const *args,
             path = eq + 1;
         }
         rc = report_read(path, NULL, label[0] ? label : NULL, b, err, errlen);
+        if (rc == 0 && !baseline_same_version(b))
+            warn_version(path, b);
         if (rc == 0)
             rc = session_add_fixed(s, &b->model, err, errlen);
         if (rc == 0)

@@ -10,7 +10,9 @@
 #include "core/session.h"
 
 /* Reads each of the n arguments and adds it to s and j. 0, or -1 with a
- * one-line message in err (the file and what is wrong with it). */
+ * one-line message in err (the file and what is wrong with it). A report
+ * from another parallax version is added with a one-line warning on
+ * stderr. */
 int baselines_open(struct session *s, struct jobs *j, const char *const *args,
                    int n, char *err, size_t errlen);
 

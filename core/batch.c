@@ -1,7 +1,8 @@
 /* See batch.h. The same session, jobs and report writers as the screen;
  * only the driver differs: workloads start one after another, and the
  * loop waits on the samplers' wake pipe with a short timeout so runs are
- * polled as they progress. */
+ * polled as they progress. A run that fails, or a source that cannot
+ * take one, is noted in its cell and counted; the batch goes on. */
 #include "core/batch.h"
 #include "core/clock.h"
 
@@ -102,15 +103,23 @@ static void wait_sources(struct session *s, struct jobs *j,
     }
 }
 
-/* One progress line on stderr: "[2/6] pipe-lat: host 2/3, g1 done". */
+/* True when source src runs the batch's workloads: not a baseline, not
+ * left out. */
+static bool takes_part(const struct session *s, const struct jobs *j, int src)
+{
+    return !session_is_fixed(s, src) && !j->excluded[src];
+}
+
+/* One progress line on stderr: "batch [2/6] pipe-lat: host 2/3 g1 done",
+ * then how many runs failed so far, if any. */
 static void progress(const struct session *s, const struct jobs *j, int k,
-                     int n, int w)
+                     int n, int w, int failed)
 {
     char line[512];
     int used =
         snprintf(line, sizeof(line), "batch [%d/%d] %s:", k, n, j->wl[w]->name);
-    for (int src = 0; src < s->nsrc && used < (int)sizeof(line) - 40; src++) {
-        if (session_is_fixed(s, src) || j->excluded[src])
+    for (int src = 0; src < s->nsrc && used < (int)sizeof(line) - 80; src++) {
+        if (!takes_part(s, j, src))
             continue;
         const struct job_cell *c = jobs_cell(j, src, w);
         static const char *const names[] = {"-",    "",        "stopping",
@@ -123,48 +132,82 @@ static void progress(const struct session *s, const struct jobs *j, int k,
             used += snprintf(line + used, sizeof(line) - (size_t)used, " %s %s",
                              s->model[src].name, names[c->state]);
     }
+    if (failed > 0)
+        snprintf(line + used, sizeof(line) - (size_t)used,
+                 " (%d run%s failed so far)", failed, failed == 1 ? "" : "s");
     fprintf(stderr, "%s%s", line, isatty(STDERR_FILENO) ? "\033[K\r" : "\n");
 }
 
-/* Runs workload w everywhere and waits for it; false when a source that
- * should have given figures did not (the reasons go to stderr). */
-static bool run_one(struct session *s, struct jobs *j, struct host_probe *hp,
-                    int k, int n, int w)
+/* Why source src did not take a run of w it should have; err is why
+ * jobs_start refused, when it did. */
+static void why_not_started(const struct session *s, int src, const char *err,
+                            char *buf, size_t n)
 {
-    char err[256], last[512] = "";
-    if (jobs_start(j, s, w, err, sizeof(err)) < 0) {
-        fprintf(stderr, "parallax: %s: %s\n", j->wl[w]->name, err);
-        return false;
+    const struct source_model *m = &s->model[src];
+    if (src == 0 || (err && m->state == SRC_LIVE && m->info.pmda))
+        snprintf(buf, n, "not started: %s", err ? err : "?");
+    else if (m->state == SRC_DOWN)
+        snprintf(buf, n, "the source is down%s%s", m->error[0] ? ": " : "",
+                 m->error);
+    else if (m->state == SRC_CONNECTING)
+        snprintf(buf, n, "the source never answered");
+    else if (!m->info.pmda)
+        snprintf(buf, n,
+                 "the source has no pmdaparallax; install it there "
+                 "(README, Guests)");
+    else
+        snprintf(buf, n, "its start could not be queued");
+}
+
+/* Starts w everywhere it can run; where it cannot, its cell fails with the
+ * reason. False when it started nowhere. */
+static bool start_all(struct session *s, struct jobs *j, int w)
+{
+    char err[256], note[320];
+    bool started = jobs_start(j, s, w, err, sizeof(err)) == 0;
+    for (int src = 0; src < s->nsrc; src++) {
+        if (!takes_part(s, j, src) ||
+            (started && jobs_cell(j, src, w)->state == JOB_RUNNING))
+            continue;
+        why_not_started(s, src, started ? NULL : err, note, sizeof(note));
+        jobs_mark_failed(j, src, w, note);
     }
-    double next_line = 0;
-    while (jobs_running(j, w)) {
-        if (stop_requested)
-            jobs_stop_all(j, s);
-        step(s, j, hp, 0.25);
-        if (clock_mono() >= next_line) { /* at most one line a second */
-            progress(s, j, k, n, w);
-            next_line = clock_mono() + 1;
+    return started;
+}
+
+/* Runs workload w on every source that can take it and waits for it.
+ * Returns how many sources did not give its figures (each said on
+ * stderr, and noted in its cell for the report). */
+static int run_one(struct session *s, struct jobs *j, struct host_probe *hp,
+                   int k, int n, int w, int failed_before)
+{
+    if (start_all(s, j, w)) {
+        double next_line = 0;
+        while (jobs_running(j, w)) {
+            if (stop_requested)
+                jobs_stop_all(j, s);
+            step(s, j, hp, 0.25);
+            if (clock_mono() >= next_line) { /* at most one line a second */
+                progress(s, j, k, n, w, failed_before);
+                next_line = clock_mono() + 1;
+            }
         }
     }
-    progress(s, j, k, n, w);
-    bool ok = true;
+    int failed = 0;
     for (int src = 0; src < s->nsrc; src++) {
-        if (session_is_fixed(s, src) || j->excluded[src])
-            continue;
         const struct job_cell *c = jobs_cell(j, src, w);
-        if (c->state == JOB_DONE)
-            continue;
-        ok = false;
-        snprintf(last, sizeof(last), "%s", c->note);
-        fprintf(stderr, "parallax: %s on %s: %s\n", j->wl[w]->name,
-                s->model[src].name,
-                c->state == JOB_IDLE ? (s->model[src].state == SRC_DOWN
-                                            ? "the source is down"
-                                            : "the source has no pmdaparallax")
-                : last[0]            ? last
-                                     : "did not complete");
+        if (takes_part(s, j, src) && c->state != JOB_DONE)
+            failed++;
     }
-    return ok;
+    progress(s, j, k, n, w, failed_before + failed);
+    for (int src = 0; src < s->nsrc; src++) {
+        const struct job_cell *c = jobs_cell(j, src, w);
+        if (takes_part(s, j, src) && c->state != JOB_DONE)
+            fprintf(stderr, "parallax: %s on %s: %s\n", j->wl[w]->name,
+                    s->model[src].name,
+                    c->note[0] ? c->note : "did not complete");
+    }
+    return failed;
 }
 
 static int fill_json(FILE *f, void *arg, char *err, size_t errlen)
@@ -247,18 +290,27 @@ int batch_run(const struct options *o)
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }
-    int rc = 0;
+    int rc = 0, failed = 0, runs = 0;
+    /* a guest that fails or is down does not stop the others' runs */
     if (o->demo_guest && demo_guest_join(&demo, &s, o->demo_variants, stderr,
                                          &stop_requested) < 0)
         rc = 1;
     host_probe_init(&hp);
-    if (rc == 0)
-        wait_sources(&s, &j, &hp);
-    for (int k = 0; k < n && rc == 0 && !stop_requested; k++)
-        if (!run_one(&s, &j, &hp, k + 1, n, order[k]))
-            rc = 1;
+    wait_sources(&s, &j, &hp);
+    for (int k = 0; k < n && !stop_requested; k++) {
+        failed += run_one(&s, &j, &hp, k + 1, n, order[k], failed);
+        for (int src = 0; src < s.nsrc; src++)
+            runs += takes_part(&s, &j, src);
+    }
+    if (failed > 0) {
+        fprintf(stderr,
+                "parallax: %d of %d runs did not complete; the report "
+                "notes why under its workloads table\n",
+                failed, runs);
+        rc = 1;
+    }
     /* what was measured is reported, also after a failure or a signal */
-    if (write_reports(o, &s, &j) < 0 && rc == 0)
+    if (write_reports(o, &s, &j) < 0)
         rc = 1;
     host_probe_stop(&hp);
     jobs_free(&j);

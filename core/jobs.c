@@ -84,6 +84,9 @@ void jobs_set_baseline(struct jobs *j, int src, const struct baseline *b)
         c->state = JOB_DONE;
         c->stats.n = bw->n;
         c->stats.median = bw->median;
+        c->stats.min = bw->min;
+        c->stats.max = bw->max;
+        c->stats.mean = bw->mean;
         c->stats.ci95 = bw->ci95;
     }
 }
@@ -166,6 +169,16 @@ int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
     DIAG(DIAG_INFO, "%s: started on %d source%s", j->wl[w]->name, started,
          started == 1 ? "" : "s");
     return 0;
+}
+
+void jobs_mark_failed(struct jobs *j, int src, int w, const char *note)
+{
+    struct job_cell *c = w >= 0 && w < j->nwl ? cell(j, src, w) : NULL;
+    if (!c || c->state == JOB_RUNNING || c->state == JOB_STOPPING)
+        return;
+    *c = blank;
+    c->state = JOB_FAILED;
+    snprintf(c->note, sizeof(c->note), "%s", note);
 }
 
 void jobs_stop(struct jobs *j, const struct session *s, int w)
@@ -331,6 +344,9 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
     c->stats.n = pj->n;
     if (pj->n > 0) {
         c->stats.median = pj->median;
+        c->stats.min = pj->min;
+        c->stats.max = pj->max;
+        c->stats.mean = pj->mean;
         c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
     }
     snprintf(c->note, sizeof(c->note), "%s", pj->error);

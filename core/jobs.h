@@ -67,6 +67,11 @@ void jobs_set_baseline(struct jobs *j, int src, const struct baseline *b);
 int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
                size_t errlen);
 
+/* Marks workload w failed on source src with `note`: a run that could not
+ * start there (batch mode: a guest that is down). A live run is left
+ * alone. */
+void jobs_mark_failed(struct jobs *j, int src, int w, const char *note);
+
 /* Stops workload w everywhere it runs. */
 void jobs_stop(struct jobs *j, const struct session *s, int w);
 

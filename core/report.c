@@ -1,5 +1,6 @@
 /* See report.h. The pair of files shares one stem made from the report's
- * time, so `ls` lists reports in the order they were made. */
+ * time to the millisecond, fixed in width, so `ls` lists reports in the
+ * order they were made (in the C locale and in others). */
 #include "core/report.h"
 
 #include <errno.h>
@@ -7,11 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/atomic_file.h"
 #include "core/report_json.h"
 #include "core/report_text.h"
 
+#define PATH_LEN  4200
+#define MSEC_LAST 999 /* names go no further than the report's second */
 #define CLOCKSOURCE_PATH                                                       \
     "/sys/devices/system/clocksource/clocksource0/current_clocksource"
 
@@ -30,7 +34,10 @@ bool report_host_clocksource(char *buf, size_t n)
 void report_meta_now(struct report_meta *meta, char *buf, size_t n)
 {
     memset(meta, 0, sizeof(*meta));
-    meta->when = time(NULL);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    meta->when = ts.tv_sec;
+    meta->msec = (int)(ts.tv_nsec / 1000000);
     if (report_host_clocksource(buf, n))
         meta->clocksource[0] = buf;
 }
@@ -93,11 +100,55 @@ static int fill_json(FILE *f, void *arg, char *err, size_t errlen)
     return -1;
 }
 
+/* dir/parallax-YYYYmmdd-HHMMSS-mmm.EXT for the report's second and
+ * millisecond ms; false when it does not fit. */
+static bool report_name(char *buf, size_t n, const char *dir,
+                        const struct report_meta *meta, int ms, const char *ext)
+{
+    char stem[48];
+    struct tm tm;
+    strftime(stem, sizeof(stem), "parallax-%Y%m%d-%H%M%S",
+             localtime_r(&meta->when, &tm));
+    int len = snprintf(buf, n, "%s/%s-%03d.%s", dir, stem, ms, ext);
+    return len >= 0 && (size_t)len < n;
+}
+
+/* Names the staged pair with the first stem from the report's millisecond
+ * on that is free. The .json claims a stem (it is linked, never renamed
+ * over anything, and a save skips a stem whose .json exists); the .txt,
+ * whose path is shown, follows it. */
+static int publish_pair(struct atomic_file *json, struct atomic_file *text,
+                        const char *dir, const struct report_meta *meta,
+                        char *path, size_t pn, char *err, size_t errlen)
+{
+    char jpath[PATH_LEN];
+    for (int ms = meta->msec; ms <= MSEC_LAST; ms++) {
+        report_name(path, pn, dir, meta, ms, "txt");
+        if (access(path, F_OK) == 0)
+            continue; /* a .txt alone: its .json was removed */
+        report_name(jpath, sizeof(jpath), dir, meta, ms, "json");
+        if (atomic_file_publish(json, jpath, false, err, errlen) < 0) {
+            if (errno == EEXIST)
+                continue;
+            return -1;
+        }
+        if (atomic_file_publish(text, path, false, err, errlen) == 0)
+            return 0;
+        unlink(jpath); /* a pair or nothing */
+        return -1;
+    }
+    snprintf(err, errlen,
+             "cannot write %s: a report of every millisecond of that second "
+             "is there already; save again",
+             path);
+    return -1;
+}
+
 int report_save(const char *dir, const struct session *s, const struct jobs *j,
                 const struct report_meta *meta, char *path_out, size_t path_n,
                 char *err, size_t errlen)
 {
-    char def[4096], stem[64], path[4200];
+    char def[PATH_LEN], path[PATH_LEN];
     if (!dir) {
         if (report_default_dir(def, sizeof(def)) < 0) {
             snprintf(err, errlen,
@@ -111,20 +162,27 @@ int report_save(const char *dir, const struct session *s, const struct jobs *j,
         snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
-    struct tm tm;
-    strftime(stem, sizeof(stem), "parallax-%Y%m%d-%H%M%S",
-             localtime_r(&meta->when, &tm));
     struct save_ctx c = {s, j, meta};
-    /* JSON first: the .txt, whose path is shown, appears only when both
-     * could be written */
-    snprintf(path, sizeof(path), "%s/%s.json", dir, stem);
-    errno = 0;
-    if (atomic_file_write(path, fill_json, &c, err, errlen) < 0)
+    struct atomic_file json, text;
+    if (!report_name(path, sizeof(path), dir, meta, meta->msec, "json")) {
+        snprintf(err, errlen, "cannot write into %s: the path is too long",
+                 dir);
         return -1;
-    snprintf(path, sizeof(path), "%s/%s.txt", dir, stem);
+    }
     errno = 0;
-    if (atomic_file_write(path, fill_text, &c, err, errlen) < 0)
+    if (atomic_file_stage(&json, path, fill_json, &c, err, errlen) < 0)
         return -1;
-    snprintf(path_out, path_n, "%s", path);
-    return 0;
+    report_name(path, sizeof(path), dir, meta, meta->msec, "txt");
+    errno = 0;
+    if (atomic_file_stage(&text, path, fill_text, &c, err, errlen) < 0) {
+        atomic_file_discard(&json);
+        return -1;
+    }
+    int rc =
+        publish_pair(&json, &text, dir, meta, path, sizeof(path), err, errlen);
+    atomic_file_discard(&json);
+    atomic_file_discard(&text);
+    if (rc == 0)
+        snprintf(path_out, path_n, "%s", path);
+    return rc;
 }

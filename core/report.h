@@ -16,6 +16,7 @@ struct jobs;
 /* What a report says beyond the model. */
 struct report_meta {
     time_t when; /* the moment reported: the date and the file names */
+    int msec;    /* its milliseconds, for the file names only */
     /* each source's clocksource where known, NULL: "?" (the collectors do
      * not read it; report_host_clocksource gives this host's) */
     const char *clocksource[SESSION_MAX_SOURCES];
@@ -33,11 +34,12 @@ bool report_host_clocksource(char *buf, size_t n);
  * ~/.local/state/parallax. -1 when neither variable is set. */
 int report_default_dir(char *buf, size_t n);
 
-/* Writes parallax-YYYYmmdd-HHMMSS.txt and .json (local time of
- * meta->when, so names sort by time; a second save within the same second
- * replaces the first) into dir (NULL: the default), creating it if
- * missing. Each file is written atomically. Puts the .txt path into
- * path_out. 0, or -1 with a one-line reason in err. */
+/* Writes parallax-YYYYmmdd-HHMMSS-mmm.txt and .json (local time of
+ * meta->when and meta->msec, so names sort by time) into dir (NULL: the
+ * default), creating it if missing. Never over an existing report: when
+ * the name is taken, the next millisecond's is used. Each file is written
+ * atomically. Puts the .txt path into path_out. 0, or -1 with a one-line
+ * reason in err. */
 int report_save(const char *dir, const struct session *s, const struct jobs *j,
                 const struct report_meta *meta, char *path_out, size_t path_n,
                 char *err, size_t errlen);

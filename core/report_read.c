@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/report_json.h"
+#include "core/version.h"
 
 static int fail(char *err, size_t errlen, const char *path, const char *fmt,
                 ...) __attribute__((format(printf, 4, 5)));
@@ -170,13 +171,39 @@ static int read_workloads(const json_t *root, const json_t *src,
         json_error_t je;
         if (json_unpack_ex(w, &je, 0, "{s:i, s:o, s:o}", "n", &bw->n, "median",
                            &med, "ci95", &ci) < 0 ||
-            !get_num(med, &bw->median) || !get_num(ci, &bw->ci95))
+            !get_num(med, &bw->median) || !get_num(ci, &bw->ci95) ||
+            !get_num(json_object_get(w, "min"), &bw->min) ||
+            !get_num(json_object_get(w, "max"), &bw->max) ||
+            !get_num(json_object_get(w, "mean"), &bw->mean))
             return fail(err, errlen, path, "damaged report: workload %s", name);
         snprintf(bw->name, sizeof(bw->name), "%s", name);
         snprintf(bw->unit, sizeof(bw->unit), "%s", unit_of(root, name));
         b->nwl++;
     }
     return 0;
+}
+
+/* "baseline:LABEL YYYY-MM-DD", and " vVERSION" when another parallax
+ * wrote it: what the column and the reports call it. The day only, so
+ * that it fits a column of the screen (the file's name, shown below it,
+ * has the time); the date the report gives, its writer's. n >= 64. */
+static void column_name(char *buf, size_t n, const char *label,
+                        const struct baseline *b)
+{
+    char when[16] = "", ver[20] = "";
+    int y, mo, d;
+    if (sscanf(b->date, "%4d-%2d-%2d", &y, &mo, &d) == 3)
+        snprintf(when, sizeof(when), " %04d-%02d-%02d", y % 10000, mo % 100,
+                 d % 100);
+    if (!baseline_same_version(b))
+        snprintf(ver, sizeof(ver), " v%.16s", b->version);
+    /* the label gives way: the date and version tell runs apart */
+    snprintf(buf, n, "baseline:%s", label);
+    size_t keep = n - 1 - strlen(when) - strlen(ver);
+    if (strlen(buf) > keep)
+        buf[keep] = '\0';
+    strcat(buf, when);
+    strcat(buf, ver);
 }
 
 static int read_source(const json_t *root, const json_t *src, const char *path,
@@ -187,7 +214,7 @@ static int read_source(const json_t *root, const json_t *src, const char *path,
     if (!sname)
         return fail(err, errlen, path, "damaged report: a source has no name");
     char name[sizeof(b->model.name)];
-    snprintf(name, sizeof(name), "baseline:%s", label ? label : sname);
+    column_name(name, sizeof(name), label ? label : sname, b);
     model_init(&b->model, name, path);
     b->model.backend = "baseline";
     b->model.state = SRC_LIVE;
@@ -224,15 +251,19 @@ int report_read(const char *path, const char *source, const char *label,
     if (rc == 0 && !src)
         rc = source ? fail(err, errlen, path, "no source named %s", source)
                     : fail(err, errlen, path, "damaged report: no sources");
-    if (rc == 0)
-        rc = read_source(root, src, path, label, b, err, errlen);
     if (rc == 0) {
         snprintf(b->date, sizeof(b->date), "%s", str_or(root, "date"));
         snprintf(b->version, sizeof(b->version), "%s",
                  str_or(root, "parallax"));
+        rc = read_source(root, src, path, label, b, err, errlen);
     }
     json_decref(root);
     return rc;
+}
+
+bool baseline_same_version(const struct baseline *b)
+{
+    return strcmp(b->version, PARALLAX_VERSION) == 0;
 }
 
 const struct baseline_wl *baseline_wl_find(const struct baseline *b,

@@ -4,6 +4,7 @@
 #ifndef PARALLAX_REPORT_READ_H
 #define PARALLAX_REPORT_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/model.h"
@@ -16,24 +17,31 @@ struct baseline_wl {
     char unit[16];
     int n;         /* repeats the figure is the median of */
     double median; /* NaN when the report had none */
-    double ci95;   /* half-width of the 95% interval, NaN when n < 2 */
+    double min, max, mean;
+    double ci95; /* half-width of the 95% interval, NaN when n < 2 */
 };
 
 struct baseline {
-    struct source_model model; /* "baseline:<label>", live, as reported */
-    char date[40];             /* when the report was made */
-    char version[32];          /* the parallax that made it */
+    /* "baseline:<label> <day>" (+ " v<version>" when another parallax
+     * made it), live, as reported */
+    struct source_model model;
+    char date[40];    /* when the report was made, as it says ("?") */
+    char version[32]; /* the parallax that made it ("?") */
     int nwl;
     struct baseline_wl wl[BASELINE_MAX_WL];
 };
 
 /* Reads source `source` (NULL: the first, this host of that run) of the
- * report at path into b, named "baseline:<label>" (label NULL: the
- * source's own name). 0, or -1 with one line in err naming the file and
- * what is wrong (unreadable, not JSON, another format or version, a
- * missing or mistyped field, no such source). */
+ * report at path into b, named "baseline:<label> YYYY-MM-DD" (label NULL:
+ * the source's own name; the day the report's) and " v<version>" after
+ * that when another parallax version wrote it. 0, or -1
+ * with one line in err naming the file and what is wrong (unreadable, not JSON,
+ * another format or version, a missing or mistyped field, no such source). */
 int report_read(const char *path, const char *source, const char *label,
                 struct baseline *b, char *err, size_t errlen);
+
+/* True when this parallax's version wrote the baseline's report. */
+bool baseline_same_version(const struct baseline *b);
 
 /* The baseline's figure for workload `name`, or NULL. */
 const struct baseline_wl *baseline_wl_find(const struct baseline *b,

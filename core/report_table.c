@@ -1,7 +1,9 @@
-/* See report_table.h. Cells live in one growing array of strings. */
+/* See report_table.h. Cells live in one growing array of strings, notes
+ * in another. */
 #include "core/report_table.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,8 @@ struct rtable {
     char *align; /* a copy: callers build it on the stack */
     int ncell, cap;
     char **cell;
+    int nnote, note_cap;
+    char **note;
 };
 
 struct rtable *rtable_new(const char *align)
@@ -29,7 +33,8 @@ struct rtable *rtable_new(const char *align)
     return t;
 }
 
-void rtable_add(struct rtable *t, const char *fmt, ...)
+/* Appends a copy of text as the next cell, cut to RTABLE_CELL_W. */
+static void add_cell(struct rtable *t, const char *text)
 {
     if (!t)
         return;
@@ -41,15 +46,89 @@ void rtable_add(struct rtable *t, const char *fmt, ...)
         t->cell = c;
         t->cap = cap;
     }
+    char buf[RTABLE_CELL_W + 1];
+    const char *s = text + strspn(text, " ");
+    if (strlen(s) > RTABLE_CELL_W) {
+        snprintf(buf, sizeof(buf), "%.*s...", RTABLE_CELL_W - 3, s);
+        s = buf;
+    }
+    char *copy = strdup(s);
+    if (copy)
+        t->cell[t->ncell++] = copy;
+}
+
+void rtable_add(struct rtable *t, const char *fmt, ...)
+{
     char buf[CELL_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    const char *s = buf + strspn(buf, " ");
-    char *copy = strdup(s);
-    if (copy)
-        t->cell[t->ncell++] = copy;
+    add_cell(t, buf);
+}
+
+/* The number of note text (1 up), added if new; 0 when out of memory. */
+static int note_number(struct rtable *t, const char *text)
+{
+    for (int i = 0; i < t->nnote; i++)
+        if (strcmp(t->note[i], text) == 0)
+            return i + 1;
+    if (t->nnote == t->note_cap) {
+        int cap = t->note_cap ? 2 * t->note_cap : 8;
+        char **n = realloc(t->note, sizeof(*n) * (size_t)cap);
+        if (!n)
+            return 0;
+        t->note = n;
+        t->note_cap = cap;
+    }
+    char *copy = strdup(text);
+    if (!copy)
+        return 0;
+    t->note[t->nnote++] = copy;
+    return t->nnote;
+}
+
+void rtable_add_noted(struct rtable *t, const char *cell, const char *note)
+{
+    int n = t && note && *note ? note_number(t, note) : 0;
+    if (n == 0) {
+        add_cell(t, cell);
+        return;
+    }
+    char ref[16], buf[RTABLE_CELL_W + 1];
+    int rlen = snprintf(ref, sizeof(ref), "[%d]", n);
+    if (*cell) /* the cell gives way to the reference */
+        snprintf(buf, sizeof(buf), "%.*s %s", RTABLE_CELL_W - 1 - rlen, cell,
+                 ref);
+    else
+        snprintf(buf, sizeof(buf), "%s", ref);
+    add_cell(t, buf);
+}
+
+void rtable_wrap(FILE *f, const char *lead, const char *text)
+{
+    static const char blank[] = " \t\n";
+    int indent = (int)strlen(lead), col = indent;
+    bool line_start = true;
+    fputs(lead, f);
+    for (const char *p = text + strspn(text, blank); *p;
+         p += strspn(p, blank)) {
+        int len = (int)strcspn(p, blank);
+        if (!line_start && col + 1 + len > RTABLE_WRAP) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+            line_start = true;
+        }
+        if (!line_start) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(p, 1, (size_t)len, f);
+        col += len;
+        p += len;
+        line_start = false;
+    }
+    fputc('\n', f);
 }
 
 static int width_of(const struct rtable *t, int col)
@@ -108,6 +187,13 @@ void rtable_print(FILE *f, const struct rtable *t)
     for (int r = 1; r < nrow; r++)
         print_row(f, t, r, w);
     free(w);
+    if (t->nnote)
+        fputc('\n', f);
+    for (int i = 0; i < t->nnote; i++) {
+        char lead[16];
+        snprintf(lead, sizeof(lead), "[%d] ", i + 1);
+        rtable_wrap(f, lead, t->note[i]);
+    }
 }
 
 void rtable_free(struct rtable *t)
@@ -117,6 +203,9 @@ void rtable_free(struct rtable *t)
     for (int i = 0; i < t->ncell; i++)
         free(t->cell[i]);
     free(t->cell);
+    for (int i = 0; i < t->nnote; i++)
+        free(t->note[i]);
+    free(t->note);
     free(t->align);
     free(t);
 }

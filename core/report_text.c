@@ -21,7 +21,7 @@ static void heading(FILE *f, const char *title, const char *note)
 {
     fprintf(f, "\n%s\n", title);
     if (note)
-        fprintf(f, "%s\n", note);
+        rtable_wrap(f, "", note);
     fputc('\n', f);
 }
 
@@ -37,6 +37,19 @@ static void print_header(FILE *f, const struct session *s,
     fprintf(f, "date:      %s\n", date);
     fprintf(f, "interval:  %.1f s\n", s->interval);
     fprintf(f, "sources:   %d\n", s->nsrc);
+}
+
+/* What a source reads; a long one (a baseline's path) by its file name,
+ * whole in a note. */
+static void add_target(struct rtable *t, const char *target)
+{
+    const char *file = strrchr(target, '/');
+    if (!target[0])
+        rtable_add(t, "local");
+    else if (strlen(target) <= RTABLE_CELL_W)
+        rtable_add(t, "%s", target);
+    else
+        rtable_add_noted(t, file ? file + 1 : "", target);
 }
 
 static void print_sources(FILE *f, const struct session *s,
@@ -59,7 +72,7 @@ static void print_sources(FILE *f, const struct session *s,
         if (in->mem_bytes > 0)
             fmt_bytes(mem, sizeof(mem), in->mem_bytes);
         rtable_add(t, "%s", m->name);
-        rtable_add(t, "%s", m->target[0] ? m->target : "local");
+        add_target(t, m->target);
         rtable_add(t, "%s", in->host[0] ? in->host : "?");
         rtable_add(t, "%s", in->release[0] ? in->release : "?");
         if (in->ncpu > 0)
@@ -68,10 +81,11 @@ static void print_sources(FILE *f, const struct session *s,
             rtable_add(t, "?");
         rtable_add(t, "%s", mem);
         rtable_add(t, "%s", report_clocksource(meta, i));
-        if (m->state == SRC_DOWN)
-            rtable_add(t, "down: %s", m->error);
+        if (view_is_baseline(m)) /* its name says when it was saved */
+            rtable_add(t, "saved run");
         else
-            rtable_add(t, "%s", report_state_name(m->state));
+            rtable_add_noted(t, report_state_name(m->state),
+                             m->state == SRC_DOWN ? m->error : "");
     }
     rtable_print(f, t);
     rtable_free(t);
@@ -84,20 +98,20 @@ static void add_ratio(struct rtable *t, double r)
     rtable_add(t, "%s", buf);
 }
 
-/* v after prefix with prec significant digits (fixed: prec decimals), or
- * "-" for n/a. Large figures are written out whole: 25500000, not
- * 2.55e+07, which reads badly in a table. */
-static void add_num(struct rtable *t, const char *prefix, int prec, bool fixed,
-                    double v)
+/* v after prefix with prec significant digits, or "-" for n/a. Large
+ * figures are written out whole: 25500000 and +-110, not 2.55e+07 and
+ * +-1.1e+02, which read badly in a table. */
+static void add_num(struct rtable *t, const char *prefix, int prec, double v)
 {
-    if (!isfinite(v))
+    char buf[64];
+    if (!isfinite(v)) {
         rtable_add(t, "-");
-    else if (fixed)
-        rtable_add(t, "%s%.*f", prefix, prec, v);
-    else if (fabs(v) >= 1000)
-        rtable_add(t, "%s%.0f", prefix, v);
-    else
-        rtable_add(t, "%s%.*g", prefix, prec, v);
+        return;
+    }
+    snprintf(buf, sizeof(buf), "%.*g", prec, v);
+    if (strchr(buf, 'e') && fabs(v) >= 1)
+        snprintf(buf, sizeof(buf), "%.0f", v);
+    rtable_add(t, "%s%s", prefix, buf);
 }
 
 static void workload_row(struct rtable *t, const struct jobs *j, int src,
@@ -109,21 +123,22 @@ static void workload_row(struct rtable *t, const struct jobs *j, int src,
     rtable_add(t, "%s", name);
     rtable_add(t, "%s", report_job_state_name(c->state));
     rtable_add(t, "%d", c->stats.n);
-    add_num(t, "", 4, false, c->stats.median);
-    add_num(t, "+-", 2, false, c->stats.ci95);
+    add_num(t, "", 4, c->stats.median);
+    add_num(t, "+-", 2, c->stats.ci95);
     if (src == 0)
         rtable_add(t, "%s", "");
     else
         add_ratio(t, view_job_ratio(j, src, w));
-    rtable_add(t, "%s", c->state == JOB_FAILED ? c->note : "");
+    /* why it failed goes under the table: it can be long */
+    rtable_add_noted(t, "", c->state == JOB_FAILED ? c->note : "");
 }
 
 static void print_workloads(FILE *f, const struct session *s,
                             const struct jobs *j)
 {
     heading(f, "WORKLOADS",
-            "median of n repeats, 95% interval of the mean; x host > 1 is "
-            "worse in the guest");
+            "median of n repeats, 95% interval of the mean; x host > 1: worse "
+            "in the guest");
     struct rtable *t = rtable_new("lllrrrrrl");
     const char *head[] = {"workload", "unit",   "source", "state", "n",
                           "median",   "95% ci", "x host", "note"};

@@ -31,7 +31,8 @@ struct pmda_job {
     double figure; /* latest figure, NaN when none */
     int repeats_done, repeats;
     int n; /* figures in the statistics */
-    double median, ci_lo, ci_hi;
+    /* parallax.workload.stats.*, NaN when n is 0 */
+    double median, min, max, mean, ci_lo, ci_hi;
     char error[96];
     int extras_at; /* its extras text in sample.extras, or -1 when none */
 };

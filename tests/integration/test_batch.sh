@@ -1,10 +1,14 @@
 #!/bin/bash
 # Batch mode against the real host and a real pmcd guest with
 # pmdaparallax: the text report on --output with the JSON next to it, exit
-# 0 when every run completed; the JSON read back as a baseline column; a
-# guest that is down gives exit 1 and still a report; bad input gives a
-# one-line error and exit 2; an unwritable report directory is said and
-# the report still reaches stdout; SIGINT still writes what was measured.
+# 0 when every run completed; the guest's statistics complete in the JSON
+# (min, max, mean from the agent); the JSON read back as a baseline column
+# labelled with its date, and one from another parallax version with a
+# one-line warning and the version in its name; a guest that is down does
+# not stop this host's runs, is noted in the report and on the progress
+# line, and gives exit 1; bad input gives a one-line error and exit 2; an
+# unwritable report directory is said and the report still reaches
+# stdout; SIGINT still writes what was measured.
 set -u
 export LANG=C.UTF-8 LC_ALL= # the × and Δ% headers are UTF-8
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,24 +30,63 @@ for want in '^parallax report' '^INDEX VALUES' '^syscall-null ' \
     '^FINAL SCORE \(geo-mean\) +[0-9.]+' '^COUNTERS' '^TIME'; do
     grep -qE "$want" "$work/r.txt" || fail "report lacks /$want/"
 done
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["format"]=="parallax-report" and d["version"]==1; assert d["sources"][1]["workloads"]["syscall-null"]["n"]==2' "$work/r.json" ||
-    fail "JSON report"
-echo "ok: batch on host and g1: $(grep -E '^FINAL SCORE' "$work/r.txt")"
+python3 - "$work/r.json" <<'PY' || fail "JSON report"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "parallax-report" and d["version"] == 1
+for src in d["sources"]:
+    st = src["workloads"]["syscall-null"]
+    assert st["n"] == 2, (src["name"], st)
+    for k in ("median", "min", "max", "mean", "ci95"):
+        assert isinstance(st[k], float), (src["name"], k, st)
+    assert st["min"] <= st["median"] <= st["max"], (src["name"], st)
+    assert st["min"] <= st["mean"] <= st["max"], (src["name"], st)
+PY
+echo "ok: batch on host and g1, g1's statistics whole: $(grep -E '^FINAL SCORE' "$work/r.txt")"
 
-"$bin" --text -n 1 -t 0.3 --baseline "then=$work/r.json" >"$work/b.txt" ||
-    fail "--baseline exited $?"
-grep -qE '^ +host +baseline:then +Δ%' "$work/b.txt" || fail "no baseline column"
+day=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["date"][:10])' "$work/r.json")
+"$bin" --text -n 1 -t 0.3 --baseline "then=$work/r.json" >"$work/b.txt" \
+    2>"$work/err" || fail "--baseline exited $?"
+grep -qE "^ +host +baseline:then $day +Δ%" "$work/b.txt" ||
+    fail "no baseline column labelled with its day $day"
 grep -qE '^CPU idle % .* [+-][0-9]+%$' "$work/b.txt" || fail "no Δ% against the baseline"
-echo "ok: the JSON reads back as a baseline column with Δ%"
+[ -s "$work/err" ] && fail "a baseline of this version gave: $(cat "$work/err")"
+echo "ok: the JSON reads back as a baseline column, baseline:then $day, with Δ%"
 
-"$bin" --batch syscall-null -r 1 -h "gone=localhost:$dead" \
+python3 - "$work/r.json" "$work/old.json" <<'PY' || fail "cannot rewrite the version"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["parallax"] = "0.0.9"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$bin" --batch syscall-null -r 1 --baseline "old=$work/old.json" \
+    -o "$work/o9.txt" 2>"$work/err" || fail "batch with an old baseline exited $?"
+warn=$(grep -c 'warning' "$work/err")
+[ "$warn" -eq 1 ] || fail "expected one warning, got: $(cat "$work/err")"
+grep -qE "^parallax: warning: $work/old.json was written by parallax 0\.0\.9, this is [0-9.]+: .*measure the baseline again" \
+    "$work/err" || fail "warning: $(grep warning "$work/err")"
+sed -n '/^SOURCES/,/^WORKLOADS/p' "$work/o9.txt" |
+    grep -qE "^baseline:old $day v0\.0\.9 +$work/old.json .* saved run$" ||
+    fail "the source list lacks the old baseline's day and version"
+echo "ok: another version's report: one warning, baseline:old $day v0.0.9 in the sources"
+
+"$bin" --batch syscall-null,syscall-read -r 1 -h "gone=localhost:$dead" \
     -o "$work/d.txt" 2>"$work/err"
 rc=$?
 [ $rc -eq 1 ] || fail "a down guest gave exit $rc"
-grep -q 'syscall-null on gone: the source is down' "$work/err" ||
-    fail "no reason for the down guest"
-grep -q '^syscall-null' "$work/d.txt" || fail "no report when a guest was down"
-echo "ok: a down guest gives exit 1 and a report"
+for wl in syscall-null syscall-read; do
+    grep -q "^parallax: $wl on gone: the source is down" "$work/err" ||
+        fail "no reason for the down guest's $wl"
+    grep -qE "^$wl +ns +host +done +1 " "$work/d.txt" ||
+        fail "the down guest stopped this host's $wl"
+    grep -A1 -E "^$wl +ns +host" "$work/d.txt" |
+        grep -qE '^ +gone +failed +0 .* \[1\]$' || fail "$wl on gone not failed in the report"
+done
+grep -qE '^\[1\] the source is down' "$work/d.txt" || fail "no note of why"
+grep -qE '^batch \[2/2\] syscall-read: host done gone failed \(2 runs failed so far\)$' \
+    "$work/err" || fail "the progress line does not count the failures"
+grep -q '^parallax: 2 of 4 runs did not complete' "$work/err" || fail "no summary"
+echo "ok: a down guest: this host's runs all done, the guest's noted failed, exit 1"
 
 expect_fail 2 "--batch: 'nosuch' is neither a suite" "$bin" --batch nosuch
 expect_fail 2 "add --batch" "$bin" --text -o "$work/x.txt"

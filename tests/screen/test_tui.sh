@@ -49,7 +49,7 @@ has '^ F1 Help .* q Quit' || fail "no key bar"
 echo "ok: figures on screen"
 
 tm send-keys -t t s
-wait_for 5 has "^ saved $state/parallax/parallax-[0-9]{8}-[0-9]{6}\.txt \(and \.json\)" ||
+wait_for 5 has "^ saved $state/parallax/parallax-[0-9]{8}-[0-9]{6}-[0-9]{3}\.txt \(and \.json\)" ||
     { screen; fail "no snapshot saved"; }
 ls "$state"/parallax/parallax-*.txt "$state"/parallax/parallax-*.json >/dev/null ||
     fail "snapshot files missing"

@@ -1,9 +1,10 @@
 /* A session and jobs built in memory for the report tests: this host and
- * one guest fed synthetic samples (no threads, no PCP), three workloads
- * finished on both, one failed on the guest, sched results with their
- * fairness extras on both (the guest's read back from the text form
- * pmdaparallax exports), and sleep results on both. Everything in it is fixed,
- * so reports of it are too (bar the date and version lines). */
+ * one guest fed synthetic samples (no threads, no PCP), four workloads
+ * finished on both (one with a spread in the hundreds), two failed on the
+ * guest (one with a long note), sched results with their fairness extras
+ * on both (the guest's read back from the text form pmdaparallax
+ * exports), and sleep results on both. Everything in it is fixed, so
+ * reports of it are too (bar the date and version lines). */
 #ifndef PARALLAX_TEST_REPORT_FIXTURE_H
 #define PARALLAX_TEST_REPORT_FIXTURE_H
 
@@ -18,6 +19,14 @@
 #include "workloads/extras.h"
 
 #define FIX_UNUSED __attribute__((unused))
+
+/* Why pipe-lat failed on the guest: longer than any table should be. */
+#define FIX_LONG_NOTE                                                          \
+    "No permission to perform requested operation: pmcd on "                   \
+    "127.0.0.1:44322 refuses stores from this host; add the line 'allow "      \
+    "\"10.0.2.2\" : store;' to the [access] section of "                       \
+    "/etc/pcp/pmcd/pmcd.conf on the guest, then run 'pmsignal -a -s HUP "      \
+    "pmcd' there"
 
 /* A sample at host time t: counters that grow by `scale` per second. */
 static struct sample fix_sample(double t, double scale, double skew)
@@ -190,6 +199,15 @@ static FIX_UNUSED void fix_build(struct session **sp, struct jobs **jp)
     fix_cell(j, 0, "dhry", JOB_DONE, h_dhry, 3);
     fix_cell(j, 1, "dhry", JOB_FAILED, NULL, 0);
     snprintf(j->cells[1][fix_wl(j, "dhry")].note, 256, "the guest went down");
+    /* a spread of 248 us on the guest: between 100 and 999 */
+    static const double h_fork[] = {184, 190, 178};
+    static const double g_fork[] = {1400, 1600, 1500};
+    fix_cell(j, 0, "fork-exit", JOB_DONE, h_fork, 3);
+    fix_cell(j, 1, "fork-exit", JOB_DONE, g_fork, 3);
+    static const double h_lat[] = {9.1, 9.3, 9.0};
+    fix_cell(j, 0, "pipe-lat", JOB_DONE, h_lat, 3);
+    fix_cell(j, 1, "pipe-lat", JOB_FAILED, NULL, 0);
+    snprintf(j->cells[1][fix_wl(j, "pipe-lat")].note, 256, "%s", FIX_LONG_NOTE);
     fix_sched(j);
     fix_guest_sched(j);
     fix_sleep(j);

@@ -1,15 +1,20 @@
 /* The JSON report read back as a baseline gives the figures written (n/a
- * stays n/a); a damaged file, another format version, a missing file or
- * an unknown source each give one line naming the file and the problem. */
+ * stays n/a), named with the report's date (and its parallax version when
+ * another wrote it); a damaged file, another format version, a missing
+ * file or an unknown source each give one line naming the file and the
+ * problem. A guest's statistics, as pmdaparallax gives them, reach the
+ * JSON whole. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <jansson.h>
 #include <unistd.h>
 
 #include "core/report_json.h"
 #include "core/report_read.h"
+#include "core/version.h"
 #include "report_fixture.h"
 
 static char path[64];
@@ -17,6 +22,8 @@ static char path[64];
 static int setup(void **state)
 {
     (void)state;
+    setenv("TZ", "UTC", 1); /* the date in the names */
+    tzset();
     snprintf(path, sizeof(path), "/tmp/parallax-test-XXXXXX");
     int fd = mkstemp(path);
     if (fd < 0)
@@ -88,6 +95,9 @@ static void check_source(const struct baseline *b, const struct session *s,
         assert_non_null(bw);
         assert_int_equal(bw->n, c->stats.n);
         assert_same(bw->median, c->stats.median);
+        assert_same(bw->min, c->stats.min);
+        assert_same(bw->max, c->stats.max);
+        assert_same(bw->mean, c->stats.mean);
         assert_same(bw->ci95, c->stats.ci95);
         assert_string_equal(bw->unit, j->wl[w]->unit);
     }
@@ -104,13 +114,103 @@ static void test_round_trip(void **state)
     struct baseline *b = malloc(sizeof(*b));
     char err[256] = "";
     assert_int_equal(report_read(path, NULL, "6.1", b, err, sizeof(err)), 0);
-    assert_string_equal(b->model.name, "baseline:6.1");
+    assert_string_equal(b->model.name, "baseline:6.1 2023-11-14");
+    assert_string_equal(b->version, PARALLAX_VERSION);
+    assert_true(baseline_same_version(b));
     check_source(b, s, j, 0);
     assert_int_equal(report_read(path, "guest1", NULL, b, err, sizeof(err)), 0);
-    assert_string_equal(b->model.name, "baseline:guest1");
+    assert_string_equal(b->model.name, "baseline:guest1 2023-11-14");
     check_source(b, s, j, 1);
     free(b);
     fix_free(s, j);
+}
+
+/* Rewrites the fixture's report as another parallax version wrote it. */
+static void write_other_version(const char *version)
+{
+    write_fixture();
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    assert_non_null(root);
+    json_object_set_new(root, "parallax", json_string(version));
+    assert_int_equal(json_dump_file(root, path, JSON_INDENT(2)), 0);
+    json_decref(root);
+}
+
+/* Another version's report is read, and says so in its column's name;
+ * a label too long for the name gives way to the date and version. */
+static void test_other_version(void **state)
+{
+    (void)state;
+    write_other_version("0.0.9");
+    struct baseline *b = malloc(sizeof(*b));
+    char err[256] = "";
+    assert_int_equal(report_read(path, NULL, "then", b, err, sizeof(err)), 0);
+    assert_string_equal(b->version, "0.0.9");
+    assert_false(baseline_same_version(b));
+    assert_string_equal(b->model.name, "baseline:then 2023-11-14 v0.0.9");
+    char label[100];
+    memset(label, 'l', sizeof(label) - 1);
+    label[sizeof(label) - 1] = '\0';
+    assert_int_equal(report_read(path, NULL, label, b, err, sizeof(err)), 0);
+    size_t len = strlen(b->model.name);
+    assert_int_equal(len, sizeof(b->model.name) - 1);
+    assert_string_equal(b->model.name + len - 18, " 2023-11-14 v0.0.9");
+    free(b);
+}
+
+/* A guest's finished run as its sampler delivers it (parallax.workload.*
+ * folded into the model): the cell and the JSON get n, median, min, max,
+ * mean and the interval. */
+static void test_guest_stats(void **state)
+{
+    (void)state;
+    struct session *s;
+    struct jobs *j;
+    fix_build(&s, &j);
+    int w = fix_wl(j, "fork-exec");
+    struct source_model *m = &s->model[1];
+    m->njobs = 1;
+    m->job[0] = (struct pmda_job){.name = "fork-exec",
+                                  .state = 2,
+                                  .runs = 1,
+                                  .figure = 410,
+                                  .repeats_done = 3,
+                                  .repeats = 3,
+                                  .n = 3,
+                                  .median = 400,
+                                  .min = 390,
+                                  .max = 420,
+                                  .mean = 403.3,
+                                  .ci_lo = 363.3,
+                                  .ci_hi = 443.3,
+                                  .extras_at = -1};
+    struct job_cell *c = &j->cells[1][w];
+    c->state = JOB_RUNNING;
+    jobs_update(j, s);
+    assert_int_equal(c->state, JOB_DONE);
+    assert_int_equal(c->stats.n, 3);
+    assert_true(c->stats.min == 390 && c->stats.max == 420);
+    assert_true(c->stats.mean == 403.3 && c->stats.median == 400);
+    assert_true(fabs(c->stats.ci95 - 40) < 1e-9);
+    struct report_meta meta = fix_meta();
+    FILE *f = fopen(path, "w");
+    assert_int_equal(report_json_write(f, s, j, &meta), 0);
+    fclose(f);
+    fix_free(s, j);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    json_t *st = json_object_get(
+        json_object_get(json_array_get(json_object_get(root, "sources"), 1),
+                        "workloads"),
+        "fork-exec");
+    assert_non_null(st);
+    static const char *const keys[] = {"median", "min", "max", "mean", "ci95"};
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        assert_true(json_is_number(json_object_get(st, keys[i])));
+    assert_true(json_number_value(json_object_get(st, "min")) == 390);
+    assert_true(json_number_value(json_object_get(st, "mean")) == 403.3);
+    json_decref(root);
 }
 
 /* report_read fails with a one-line error that holds `want`. */
@@ -179,6 +279,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_other_version, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_guest_stats, setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrong_version, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_a_report, setup, teardown),

@@ -1,14 +1,19 @@
 /* report_save writes the .txt and .json pair under names that sort by
- * time, creating the directory; a read-only directory or a full disk
- * fails with one line and leaves no file behind; a kill -9 in the middle
- * of a save leaves the previous pair whole. */
+ * time, creating the directory; saves within one second (one millisecond
+ * even) get names of their own and never replace a report; a read-only
+ * directory or a full disk fails with one line and leaves no file behind;
+ * a kill -9 in the middle of a save leaves the earlier pairs whole and no
+ * temp file (with O_TMPFILE none is ever named; without it, the next save
+ * removes what a killed one left, but not a live writer's). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -20,7 +25,7 @@
 #include "core/report_text.h"
 #include "report_fixture.h"
 
-#define STEM "parallax-20231114-221320" /* fix_meta's time in UTC */
+#define STEM "parallax-20231114-221320-000" /* fix_meta's time in UTC */
 
 static char top[64], dir[128];
 
@@ -40,6 +45,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
+    atomic_file_force_named(false);
     char cmd[160];
     snprintf(cmd, sizeof(cmd), "chmod -R u+w %s; rm -rf %s", top, top);
     return system(cmd) == 0 ? 0 : -1;
@@ -63,6 +69,8 @@ static int count_files(const char *d, int *n_hidden)
     return n;
 }
 
+static char *slurp(const char *path);
+
 static int save(char *path, size_t pn, char *err, size_t en)
 {
     struct session *s;
@@ -72,6 +80,36 @@ static int save(char *path, size_t pn, char *err, size_t en)
     int rc = report_save(dir, s, j, &meta, path, pn, err, en);
     fix_free(s, j);
     return rc;
+}
+
+/* Three saves of the same moment: three pairs, named in the order made,
+ * the first one unchanged. */
+static void test_same_second(void **state)
+{
+    (void)state;
+    char path[3][256], err[256] = "";
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(save(path[i], sizeof(path[i]), err, sizeof(err)), 0);
+    assert_true(strcmp(path[0], path[1]) < 0);
+    assert_true(strcmp(path[1], path[2]) < 0);
+    char want[256];
+    snprintf(want, sizeof(want), "%s/parallax-20231114-221320-002.txt", dir);
+    assert_string_equal(path[2], want);
+    int hidden;
+    assert_int_equal(count_files(dir, &hidden), 6);
+    assert_int_equal(hidden, 0);
+    /* a .txt alone (its .json deleted) keeps its name too */
+    snprintf(want, sizeof(want), "%s/parallax-20231114-221320-003.txt", dir);
+    FILE *f = fopen(want, "w");
+    fputs("mine\n", f);
+    fclose(f);
+    assert_int_equal(save(path[0], sizeof(path[0]), err, sizeof(err)), 0);
+    snprintf(want, sizeof(want), "%s/parallax-20231114-221320-004.txt", dir);
+    assert_string_equal(path[0], want);
+    snprintf(want, sizeof(want), "%s/parallax-20231114-221320-003.txt", dir);
+    char *kept = slurp(want);
+    assert_string_equal(kept, "mine\n");
+    free(kept);
 }
 
 static void test_save_pair(void **state)
@@ -89,6 +127,14 @@ static void test_save_pair(void **state)
     int hidden;
     assert_int_equal(count_files(dir, &hidden), 2);
     assert_int_equal(hidden, 0);
+}
+
+static int fill_word(FILE *f, void *arg, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    fputs(arg, f);
+    return 0;
 }
 
 /* Runs fn in a child (as nobody when we are root, so that permissions
@@ -189,12 +235,40 @@ static char *slurp(const char *path)
     return buf;
 }
 
-static void test_kill_during_save(void **state)
+/* Every report in dir is whole: each .txt is the fixture's text, each
+ * .json reads back; and no hidden file is there. */
+static void assert_whole(const char *want, int round)
 {
-    (void)state;
-    char path[256], json[256], err[256];
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    for (struct dirent *e; (e = readdir(dp));) {
+        char p[512], err[256];
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (e->d_name[0] == '.')
+            fail_msg("round %d: %s left behind", round, e->d_name);
+        snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+        if (strstr(e->d_name, ".json")) {
+            struct baseline *b = malloc(sizeof(*b));
+            if (report_read(p, NULL, NULL, b, err, sizeof(err)) < 0)
+                fail_msg("round %d: %s", round, err);
+            free(b);
+        } else {
+            char *got = slurp(p);
+            assert_string_equal(got, want);
+            free(got);
+        }
+    }
+    closedir(dp);
+}
+
+/* Kills a process saving in a loop at 20 moments, checking what is left
+ * after each; `clean` first makes a save of its own (named temp files:
+ * it must remove what the killed one left). */
+static void kill_rounds(bool clean)
+{
+    char path[256], err[256];
     assert_int_equal(save(path, sizeof(path), err, sizeof(err)), 0);
-    snprintf(json, sizeof(json), "%s/%s.json", dir, STEM);
     char *want = expected_text();
     struct session *s;
     struct jobs *j;
@@ -213,25 +287,94 @@ static void test_kill_during_save(void **state)
         nanosleep(&ts, NULL);
         kill(pid, SIGKILL);
         waitpid(pid, NULL, 0);
-        struct baseline *b = malloc(sizeof(*b));
-        if (report_read(json, NULL, NULL, b, err, sizeof(err)) < 0)
-            fail_msg("round %d: %s", round, err);
-        free(b);
-        char *got = slurp(path);
-        assert_string_equal(got, want);
-        free(got);
+        if (clean)
+            assert_int_equal(save(path, sizeof(path), err, sizeof(err)), 0);
+        assert_whole(want, round);
     }
     fix_free(s, j);
     free(want);
+}
+
+static void test_kill_during_save(void **state)
+{
+    (void)state;
+    kill_rounds(false);
+}
+
+/* The same on a file system without O_TMPFILE. */
+static void test_kill_named_temps(void **state)
+{
+    (void)state;
+    atomic_file_force_named(true);
+    kill_rounds(true);
+}
+
+/* Writes name in dir with some text; returns its path in buf. */
+static void put_file(const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s", dir, name);
+    FILE *f = fopen(buf, "w");
+    assert_non_null(f);
+    fputs("partial {", f);
+    fclose(f);
+}
+
+/* Temp files of killed saves (this version's and the names earlier ones
+ * gave) go at the next save; one a live writer holds, and other hidden
+ * files, stay. */
+static void test_stale_temps(void **state)
+{
+    (void)state;
+    char path[256], err[256], p[4][256];
+    assert_int_equal(save(path, sizeof(path), err, sizeof(err)), 0);
+    put_file(".parallax-tmp-a1b2c3", p[0], sizeof(p[0]));
+    put_file(".parallax-20231114-221320.json.AbC123", p[1], sizeof(p[1]));
+    put_file(".parallax-tmp-held01", p[2], sizeof(p[2]));
+    put_file(".profile", p[3], sizeof(p[3]));
+    int held = open(p[2], O_RDONLY);
+    assert_int_equal(flock(held, LOCK_EX), 0);
+    assert_int_equal(save(path, sizeof(path), err, sizeof(err)), 0);
+    assert_int_equal(access(p[0], F_OK), -1);
+    assert_int_equal(access(p[1], F_OK), -1);
+    assert_int_equal(access(p[2], F_OK), 0);
+    assert_int_equal(access(p[3], F_OK), 0);
+    close(held);
+}
+
+/* atomic_file_write replaces its file, named temps or not. */
+static void test_replace(void **state)
+{
+    (void)state;
+    char path[256], err[256] = "";
+    assert_int_equal(save(path, sizeof(path), err, sizeof(err)), 0);
+    char out[300];
+    snprintf(out, sizeof(out), "%s/out.txt", dir);
+    for (int named = 0; named < 2; named++) {
+        atomic_file_force_named(named);
+        assert_int_equal(
+            atomic_file_write(out, fill_word, "one", err, sizeof(err)), 0);
+        assert_int_equal(
+            atomic_file_write(out, fill_word, "two", err, sizeof(err)), 0);
+        char *got = slurp(out);
+        assert_string_equal(got, "two");
+        free(got);
+        int hidden;
+        assert_int_equal(count_files(dir, &hidden), 3);
+        assert_int_equal(hidden, 0);
+    }
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_save_pair, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_same_second, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_only_dir, setup, teardown),
         cmocka_unit_test_setup_teardown(test_disk_full, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kill_during_save, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kill_named_temps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stale_temps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replace, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,12 +1,16 @@
 /* The text report of a fixed model matches tests/golden/report.txt, bar
  * the lines that vary (version, date); it is plain ASCII and its tables
- * line up. PARALLAX_UPDATE_GOLDEN=1 rewrites the golden file. */
+ * line up; no figure is written with an exponent; a long failure note
+ * goes whole under its table and widens nothing. The table writer bounds
+ * cells and wraps notes. PARALLAX_UPDATE_GOLDEN=1 rewrites the golden
+ * file. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "core/report_table.h"
 #include "core/report_text.h"
 #include "report_fixture.h"
 
@@ -84,11 +88,115 @@ static void test_plain_ascii(void **state)
     free(got);
 }
 
+/* Spreads and medians of every size are written out: +-248, not
+ * +-2.5e+02. */
+static void test_no_exponents(void **state)
+{
+    (void)state;
+    char *got = filtered_report();
+    assert_null(strstr(got, "e+"));
+    assert_non_null(strstr(got, " +-248 ")); /* fork-exit on the guest */
+    free(got);
+}
+
+/* The line after the one that starts with `head`, and that line. */
+static const char *line_after(const char *text, const char *head,
+                              size_t *head_len)
+{
+    const char *at = strstr(text, head);
+    assert_non_null(at);
+    *head_len = strcspn(at, "\n");
+    return at + *head_len + 1;
+}
+
+/* The fixture's note of 240 characters: the workloads table's rule is as
+ * wide as its header (the note column holds "[1]"), the note is under the
+ * table whole, wrapped, and no line of the report is much wider than an
+ * e-mail's. */
+static void test_long_note(void **state)
+{
+    (void)state;
+    char *got = filtered_report();
+    size_t head_len;
+    const char *rule = line_after(got, "workload      unit", &head_len);
+    assert_int_equal(strspn(rule, "-"), head_len);
+    assert_int_equal(rule[head_len], '\n');
+    const char *note = strstr(got, "\n[1] No permission");
+    assert_non_null(note);
+    /* joined again, the wrapped lines give the note */
+    char joined[512] = "";
+    const char *p = note + 5;
+    for (size_t len; *p && *p != '[' && *p != '\n'; p += len + 1) {
+        len = strcspn(p, "\n");
+        assert_true(len <= RTABLE_WRAP);
+        strncat(joined, p + strspn(p, " "), len - strspn(p, " "));
+        strcat(joined, " ");
+    }
+    joined[strlen(joined) - 1] = '\0';
+    assert_string_equal(joined, FIX_LONG_NOTE);
+    for (char *line = got; *line; line += strcspn(line, "\n") + 1)
+        assert_true(strcspn(line, "\n") <= 90);
+    free(got);
+}
+
+/* True when the line of text that starts with start ends with end. */
+static bool ends_with_line(const char *text, const char *start, const char *end)
+{
+    const char *line = strstr(text, start);
+    if (!line)
+        return false;
+    size_t len = strcspn(line + 1, "\n"), elen = strlen(end);
+    return len >= elen && strncmp(line + 1 + len - elen, end, elen) == 0;
+}
+
+/* A cell longer than RTABLE_CELL_W is cut with "..."; equal notes share a
+ * number; a note is wrapped at RTABLE_WRAP with its number's indent. */
+static void test_table_bounds(void **state)
+{
+    (void)state;
+    char long_cell[100], long_note[400] = "";
+    memset(long_cell, 'x', sizeof(long_cell) - 1);
+    long_cell[sizeof(long_cell) - 1] = '\0';
+    for (int i = 0; i < 40; i++)
+        strcat(long_note, "word567 ");
+    struct rtable *t = rtable_new("ll");
+    rtable_add(t, "name");
+    rtable_add(t, "note");
+    rtable_add(t, "%s", long_cell);
+    rtable_add_noted(t, "failed", long_note);
+    rtable_add(t, "b");
+    rtable_add_noted(t, "", long_note);
+    rtable_add(t, "c");
+    rtable_add_noted(t, "down", "short");
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    rtable_print(f, t);
+    fclose(f);
+    rtable_free(t);
+    char want[64];
+    snprintf(want, sizeof(want), "%.*s...  failed [1]\n", RTABLE_CELL_W - 3,
+             long_cell);
+    assert_non_null(strstr(out, want));
+    assert_true(ends_with_line(out, "\nb ", " [1]"));
+    assert_true(ends_with_line(out, "\nc ", " down [2]"));
+    assert_non_null(strstr(out, "\n[1] word567 word567"));
+    assert_non_null(strstr(out, "\n    word567 word567"));
+    assert_non_null(strstr(out, "\n[2] short\n"));
+    assert_null(strstr(out, "[3]"));
+    for (char *line = out; *line; line += strcspn(line, "\n") + 1)
+        assert_true(strcspn(line, "\n") <= RTABLE_WRAP);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_golden),
         cmocka_unit_test(test_plain_ascii),
+        cmocka_unit_test(test_no_exponents),
+        cmocka_unit_test(test_long_note),
+        cmocka_unit_test(test_table_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
