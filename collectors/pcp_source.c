@@ -2,12 +2,15 @@
  * pmFetch per sample from a PCP context: the local context for this host
  * (no daemon; the context belongs to the thread that opens it, so a sampler
  * thread opens, fetches and closes it) or a host context for a pmcd. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
+#include <netdb.h>
 #include <pcp/pmapi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "collectors/backend.h"
@@ -51,6 +54,7 @@ struct pcp_state {
     pmDesc diff_desc[MAX_DIFFS];
     unsigned long fetches;   /* since the context opened */
     struct source_info info; /* the last info fetched */
+    char target[128];        /* "host[:port]", for the store hint */
 };
 
 /* True when expr is "A - B" of two plain names (A and B set, n bytes
@@ -213,6 +217,7 @@ static void *pcp_open(int type, const char *target, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    snprintf(st->target, sizeof(st->target), "%s", target ? target : "");
     st->ctx = pmNewContext(type, target);
     if (st->ctx < 0) {
         fmt_err(err, errlen,
@@ -449,18 +454,60 @@ static int stuff_value(const pmAtomValue *a, int type, pmValueSet *vs)
     return 0;
 }
 
-/* Why a store was refused, and what fixes it. */
-static void store_error(const char *name, int sts, char *msg, size_t n)
+/* This host's address on its route to `target` ("host[:port]", an IPv6
+ * host in brackets): the source address the kernel picks for a UDP socket
+ * connected there (nothing is sent), which is what the guest's pmcd sees
+ * unless a NAT lies between. "THIS-HOST" when it cannot be found. */
+static void local_address_for(const char *target, char *addr, size_t n)
 {
-    char why[PM_MAXERRMSGLEN], host[64] = "THIS-HOST";
+    char host[128];
+    snprintf(addr, n, "THIS-HOST");
+    snprintf(host, sizeof(host), "%s", target);
+    char *h = host;
+    if (*h == '[') { /* [v6]:port */
+        h++;
+        char *end = strchr(h, ']');
+        if (end)
+            *end = '\0';
+    } else {
+        char *colon = strchr(h, ':');
+        if (colon && !strchr(colon + 1, ':'))
+            *colon = '\0';
+    }
+    struct addrinfo hints = {.ai_socktype = SOCK_DGRAM}, *ai = NULL;
+    if (getaddrinfo(h, "44321", &hints, &ai) != 0 || !ai)
+        return;
+    int fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_storage me;
+    socklen_t len = sizeof(me);
+    if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
+        getsockname(fd, (struct sockaddr *)&me, &len) == 0) {
+        const void *a =
+            me.ss_family == AF_INET6
+                ? (const void *)&((struct sockaddr_in6 *)&me)->sin6_addr
+                : (const void *)&((struct sockaddr_in *)&me)->sin_addr;
+        if (!inet_ntop(me.ss_family, a, addr, (socklen_t)n))
+            snprintf(addr, n, "THIS-HOST");
+    }
+    if (fd >= 0)
+        close(fd);
+    freeaddrinfo(ai);
+}
+
+/* Why a store was refused, and what fixes it. */
+static void store_error(const struct pcp_state *st, const char *name, int sts,
+                        char *msg, size_t n)
+{
+    char why[PM_MAXERRMSGLEN], addr[64];
     pmErrStr_r(sts, why, sizeof(why));
     if (sts == PM_ERR_PERMISSION || sts == -EACCES || sts == -EPERM) {
-        gethostname(host, sizeof(host) - 1);
+        local_address_for(st->target, addr, sizeof(addr));
         snprintf(msg, n,
                  "pmcd refused the store; on the guest add 'allow \"%s\" : "
-                 "store;' to [access] in pmcd.conf (this host's name or "
-                 "address as the guest sees it) and restart pmcd (%s)",
-                 host, why);
+                 "store;' to [access] in pmcd.conf (this host's address on "
+                 "its route to the guest; behind a NAT, the NAT's) and "
+                 "restart pmcd (%s)",
+                 addr, why);
         return;
     }
     if (sts == PM_ERR_BADSTORE) { /* pmdaparallax says why */
@@ -513,7 +560,7 @@ static int pcp_store(void *state, const char *name, const char *value,
             free(vs.vlist[0].value.pval);
     }
     if (sts < 0)
-        store_error(name, sts, msg, msglen);
+        store_error(st, name, sts, msg, msglen);
     return sts < 0 ? sts : 0;
 }
 
