@@ -71,6 +71,9 @@ void model_update(struct source_model *m, const struct sample *s)
         m->retry_at = s->retry_at;
         m->state = SRC_DOWN;
         snprintf(m->error, sizeof(m->error), "%s", s->error);
+        /* a rate across the outage would average over all of it: the
+         * first sample back starts afresh, as the very first one does */
+        m->have_prev = false;
         for (int i = 0; i < METRIC_COUNT; i++) {
             m->value[i] = NAN;
             history_push(&m->hist[i], NAN);

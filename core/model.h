@@ -31,7 +31,8 @@ struct source_model {
     unsigned long samples; /* good samples folded in */
     unsigned long updates; /* samples folded in, good or failed */
     struct sample prev;    /* last good sample, the base for rates */
-    bool have_prev;
+    bool have_prev;        /* prev is a base: not before the first sample,
+                              nor across an outage */
     double value[METRIC_COUNT]; /* shown figures, NaN = n/a */
     struct probe_sample probe;  /* the newest clock probe, by its clocks */
     struct clock_model clock;   /* its clock against the host's */

@@ -32,8 +32,8 @@ static void print_headers(FILE *f, const struct source_model *srcs,
                 continue;
             }
             char buf[160];
-            view_source_header(&srcs[cols[c].src], row, now, interval, buf,
-                               sizeof(buf));
+            view_source_header(&srcs[cols[c].src], row, now, interval,
+                               COL_W - 1, buf, sizeof(buf));
             fprintf(f, " %-*.*s", COL_W - 1, COL_W - 1, buf);
         }
         fputc('\n', f);

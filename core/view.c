@@ -40,28 +40,83 @@ static void state_text(const struct source_model *m, double now,
     }
 }
 
-static void info_text(const struct source_model *m, char *buf, size_t n)
+/* "6.18" of "6.18.44-fc-123": the release up to its second dot. */
+static void short_release(const char *rel, char *buf, size_t n)
+{
+    const char *dot = strchr(rel, '.');
+    dot = dot ? strchr(dot + 1, '.') : NULL;
+    int len = dot ? (int)(dot - rel) : (int)strlen(rel);
+    snprintf(buf, n, "%.*s", len, rel);
+}
+
+#define HEADER_MAX 256 /* a header candidate: names, target, figures */
+
+/* Copies into buf the first candidate that fits width cells (the header
+ * texts are ASCII), or the last one cut; returns which one it took. */
+static int first_fit(char *buf, size_t n, int width, char cand[][HEADER_MAX],
+                     int k)
+{
+    int i = 0;
+    while (i < k - 1 && (int)strlen(cand[i]) > width)
+        i++;
+    snprintf(buf, n, "%.*s", width > 0 ? width : 0, cand[i]);
+    return i;
+}
+
+#define INFO_WITH_HOST 2 /* info_text's first candidates name the host */
+
+/* What the source is, "myhost 6.1.0-18-amd64 2cpu 23G" where it fits,
+ * else shorter: the release to its minor number, then no host name (the
+ * backend line takes it), then only CPUs and memory. Returns the form. */
+static int info_text(const struct source_model *m, int width, char *buf,
+                     size_t n)
 {
     const struct source_info *i = &m->info;
-    char mem[16] = "?", cpus[16] = "?";
+    char mem[16] = "?", cpus[16] = "?", rel[32];
     if (i->mem_bytes > 0)
         fmt_bytes(mem, sizeof(mem), i->mem_bytes);
     if (i->ncpu > 0)
         snprintf(cpus, sizeof(cpus), "%d", i->ncpu);
-    snprintf(buf, n, "%s %s %scpu %s", i->host[0] ? i->host : "?",
-             i->release[0] ? i->release : "?", cpus, mem);
+    const char *host = i->host[0] ? i->host : "?";
+    const char *release = i->release[0] ? i->release : "?";
+    short_release(release, rel, sizeof(rel));
+    char cand[4][HEADER_MAX];
+    snprintf(cand[0], sizeof(cand[0]), "%s %s %scpu %s", host, release, cpus,
+             mem);
+    snprintf(cand[1], sizeof(cand[1]), "%s %s %scpu %s", host, rel, cpus, mem);
+    snprintf(cand[2], sizeof(cand[2]), "%s %scpu %s", rel, cpus, mem);
+    snprintf(cand[3], sizeof(cand[3]), "%scpu %s", cpus, mem);
+    return first_fit(buf, n, width, cand, 4);
 }
 
-static void backend_text(const struct source_model *m, char *buf, size_t n)
+/* How the source is read, "pcp 10.0.0.2:44321 +pmda" where it fits; else
+ * the target and the agent, then the host name (when the line above had
+ * no room for it, cut to fit) and the agent, then the agent alone. For
+ * this host, the back-end, after the host name where that is missing. */
+static void backend_text(const struct source_model *m, int width, char *buf,
+                         size_t n)
 {
-    const char *be = m->backend ? m->backend : "pcp";
-    if (!m->target[0])
-        snprintf(buf, n, "%s", m->backend ? m->backend : "?");
-    else if (m->state == SRC_LIVE || m->samples)
-        snprintf(buf, n, "%s %s %s", be, m->target,
-                 m->info.pmda ? "+pmda" : "no pmda");
-    else
-        snprintf(buf, n, "%s %s", be, m->target);
+    const char *be = m->backend ? m->backend : m->target[0] ? "pcp" : "?";
+    const char *tail = be; /* what must show: the agent, or the back-end */
+    if (m->target[0])
+        tail = m->state == SRC_LIVE || m->samples
+                   ? (m->info.pmda ? "+pmda" : "no pmda")
+                   : m->target;
+    char info[HEADER_MAX], cand[4][HEADER_MAX];
+    bool host_shown = m->state != SRC_DOWN &&
+                      info_text(m, width, info, sizeof(info)) < INFO_WITH_HOST;
+    const char *host = host_shown ? "" : m->info.host;
+    int k = 0, room = width - 1 - (int)strlen(tail);
+    if (m->target[0]) {
+        snprintf(cand[k++], sizeof(cand[0]), "%s %s%s%s", be, m->target,
+                 tail == m->target ? "" : " ", tail == m->target ? "" : tail);
+        if (tail != m->target)
+            snprintf(cand[k++], sizeof(cand[0]), "%s %s", m->target, tail);
+    }
+    if (host[0] && room >= 3)
+        snprintf(cand[k++], sizeof(cand[0]), "%.*s %s", room, host, tail);
+    snprintf(cand[k++], sizeof(cand[0]), "%s", tail);
+    first_fit(buf, n, width, cand, k);
 }
 
 bool view_is_baseline(const struct source_model *m)
@@ -70,7 +125,7 @@ bool view_is_baseline(const struct source_model *m)
 }
 
 void view_source_header(const struct source_model *m, int row, double now,
-                        double interval, char *buf, size_t n)
+                        double interval, int width, char *buf, size_t n)
 {
     if (view_is_baseline(m) && (row == 1 || row == 3)) {
         const char *file = strrchr(m->target, '/');
@@ -91,10 +146,10 @@ void view_source_header(const struct source_model *m, int row, double now,
         if (m->state == SRC_DOWN)
             snprintf(buf, n, "%s", m->error);
         else
-            info_text(m, buf, n);
+            info_text(m, width, buf, n);
         break;
     default:
-        backend_text(m, buf, n);
+        backend_text(m, width, buf, n);
         break;
     }
 }

@@ -30,10 +30,12 @@ int view_columns(int nsrc, struct view_col *cols, int max);
 
 /* Header row `row` (0..VIEW_HEADER_ROWS-1) of a source column: its name,
  * its state ("live 0.3ms", "stale 5s", "down 12s, retry 4s"), what it
- * is ("myhost 6.1.0 2cpu 23G", or why it is down) and how it is read
- * ("pcp local", "pcp 10.0.0.2:44321 +pmda"). now is host monotonic time. */
+ * is ("myhost 6.1.0-18-amd64 2cpu 23G", or why it is down) and how it is
+ * read ("pcp local", "pcp 10.0.0.2:44321 +pmda"). The last two shorten to
+ * fit `width` cells, keeping what matters: "6.1 2cpu 23G" above
+ * "myhost +pmda" in a narrow column. now is host monotonic time. */
 void view_source_header(const struct source_model *m, int row, double now,
-                        double interval, char *buf, size_t n);
+                        double interval, int width, char *buf, size_t n);
 
 /* The figure of metric `id` (right-aligned in VIEW_VALUE_W) and its
  * sparkline of `spark_w` cells. */

@@ -6,10 +6,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/diag.h"
 #include "core/interval.h"
 #include "core/version.h"
 #include "tui/colors.h"
 #include "tui/keybar.h"
+#include "tui/status.h"
 #include "tui/tui.h"
 
 static void draw_title(const struct session *s)
@@ -42,8 +44,23 @@ static void draw_too_small(void)
     mvaddnstr(LINES / 2, 0, msg, COLS);
 }
 
-/* The status row: the last action's outcome, after PAUSED while paused. */
-static void draw_status(const struct table_panel *table, bool paused)
+#define PAUSED_W 20 /* " PAUSED " and " p resumes  " */
+/* a second status row only where the table can spare a row: at 40x12 it
+ * would take the only counter row */
+#define STATUS_TWO_ROWS_LINES 20
+
+/* Every status message goes to the log whole (-v), however it is cut. */
+static void log_status(const char *text)
+{
+    static char logged[sizeof(((struct table_panel *)0)->status)];
+    if (text[0] && strcmp(text, logged) != 0)
+        DIAG(DIAG_INFO, "status: %s", text);
+    snprintf(logged, sizeof(logged), "%s", text);
+}
+
+/* The status rows: the last action's outcome, after PAUSED while paused;
+ * a second row when the message needs it. */
+static void draw_status(const struct status_lines *st, bool paused)
 {
     move(1, 1);
     if (paused) {
@@ -52,10 +69,9 @@ static void draw_status(const struct table_panel *table, bool paused)
         attroff(A_BOLD | A_REVERSE);
         addstr(" p resumes  ");
     }
-    int room = COLS - 1 - getcurx(stdscr);
     attron(colors_attr(ROLE_STATUS));
-    if (room > 0)
-        addnstr(table->status, room);
+    for (int r = 0; r < st->rows; r++)
+        mvaddnstr(1 + r, r ? 1 : getcurx(stdscr), st->line[r], COLS - 2);
     attroff(colors_attr(ROLE_STATUS));
 }
 
@@ -69,8 +85,15 @@ void screen_draw(const struct session *s, const struct jobs *j,
         draw_too_small();
     } else {
         draw_title(s);
-        table_panel_draw(table, s, j, 2, LINES - 3, utf8);
-        draw_status(table, ov->paused);
+        table_panel_take_message(table, j);
+        log_status(table->status);
+        struct status_lines st;
+        status_fit(table->status, COLS - 2 - (ov->paused ? PAUSED_W : 0),
+                   LINES >= STATUS_TWO_ROWS_LINES ? COLS - 2 : 0, &st);
+        int rows = prompt || st.rows < 1 ? 1 : st.rows; /* under a prompt */
+        table_panel_draw(table, s, j, 1 + rows, LINES - 2 - rows, utf8);
+        if (!prompt)
+            draw_status(&st, ov->paused);
         keybar_draw(LINES - 1);
         if (ov->help)
             help_draw(ov->help, 2, LINES - 2, utf8);

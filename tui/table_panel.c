@@ -8,6 +8,7 @@
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <wchar.h>
@@ -30,7 +31,8 @@ struct layout {
     int src_w;                      /* width of a source column */
     int nguests;                    /* guests that fit */
     int first;                      /* the first guest shown */
-    int y_metrics, n_metrics;       /* counter rows */
+    int y_metrics, n_metrics;       /* counter and Time rows shown */
+    int top;                        /* the first of them shown */
     int y_sep, y_wl, n_wl, y_index; /* workloads section */
     double now;                     /* the moment the sources' ages count to */
 };
@@ -54,7 +56,8 @@ static void layout_columns(struct layout *l, const struct session *s, int first)
     l->first = first;
 }
 
-/* Splits the rows below the headers between counters and workloads. */
+/* Splits the rows below the headers between counters (with the Time rows)
+ * and workloads, and picks the first counter or Time row shown. */
 static void layout_rows(struct layout *l, const struct table_panel *p,
                         const struct jobs *j, int y0, int height)
 {
@@ -63,12 +66,17 @@ static void layout_rows(struct layout *l, const struct table_panel *p,
     int rows = l->counter_rows;
     if (rows + wl_need <= avail)
         l->n_metrics = rows;
-    else if (p->focus == FOCUS_COUNTERS)
+    else if (p->focus != FOCUS_WORKLOADS)
         l->n_metrics = avail - 3 < rows ? avail - 3 : rows;
     else
         l->n_metrics = avail - wl_need > 4 ? avail - wl_need : 4;
     if (l->n_metrics < 0)
         l->n_metrics = 0;
+    l->top = p->upper_top;
+    if (l->top > rows - l->n_metrics)
+        l->top = rows - l->n_metrics;
+    if (l->top < 0)
+        l->top = 0;
     l->y_metrics = y0 + VIEW_HEADER_ROWS + 1;
     l->y_sep = l->y_metrics + l->n_metrics;
     l->y_wl = l->y_sep + 1;
@@ -101,6 +109,17 @@ static chtype cell_attr(int attr)
     return a | (bk & ~A_COLOR);
 }
 
+/* The bytes of text's first `cells` characters (one cell each, as "±"):
+ * addnstr counts bytes, and "±0.4ms" lost its "s" in six cells. */
+static int utf8_bytes(const char *text, int cells)
+{
+    int n = 0;
+    for (; text[n]; n++)
+        if (((unsigned char)text[n] & 0xc0) != 0x80 && cells-- == 0)
+            break;
+    return n;
+}
+
 static void put(int y, int x, int w, int attr, const char *text)
 {
     if (x >= COLS || w <= 0)
@@ -113,7 +132,7 @@ static void put(int y, int x, int w, int attr, const char *text)
         unsigned char c = (unsigned char)text[n];
         if (c < 0x20 || c >= 0x7f) { /* not plain ASCII: ncurses decodes */
             attron(attr);
-            mvaddnstr(y, x, text, w);
+            mvaddnstr(y, x, text, utf8_bytes(text, w));
             attroff(attr);
             return;
         }
@@ -159,12 +178,14 @@ static void draw_headers(const struct session *s, const struct jobs *j, int src,
     double now = l->now;
     for (int row = 0; row < VIEW_HEADER_ROWS; row++) {
         char buf[160];
-        view_source_header(m, row, now, s->interval, buf, sizeof(buf));
+        view_source_header(m, row, now, s->interval, l->src_w - 2, buf,
+                           sizeof(buf));
         int attr = A_NORMAL;
         if (row == 0) {
             attr = colors_attr(ROLE_SOURCE);
-            if (j->excluded[src]) /* does not take part in workloads */
-                snprintf(buf, sizeof(buf), "%s [off]", m->name);
+            if (j->excluded[src]) /* does not take part: always said */
+                snprintf(buf, sizeof(buf), "%.*s [off]",
+                         l->src_w - 8 > 1 ? l->src_w - 8 : 1, m->name);
         } else if (row == 1) {
             attr = colors_attr(state_role(m, now, s->interval));
         }
@@ -178,8 +199,8 @@ static void draw_source_column(const struct session *s, const struct jobs *j,
 {
     const struct source_model *m = &s->model[src];
     char val[32], spark[SPARK_MAX * 4 + 1], detail[160];
-    for (int id = 0; id < l->n_metrics; id++) {
-        int y = l->y_metrics + id;
+    for (int r = 0; r < l->n_metrics; r++) {
+        int y = l->y_metrics + r, id = l->top + r;
         if (id >= METRIC_COUNT) { /* the Time lines */
             int row = id - METRIC_COUNT - 1;
             if (row < 0 || l->tl[row].kind == TL_RULE)
@@ -228,7 +249,8 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
     int cells = strchr(head, '%') ? 2 : 1; /* "×" or "Δ%" */
     put_cells(y0, x + VIEW_RATIO_W - cells, cells, colors_attr(ROLE_SOURCE),
               head);
-    for (int id = 0; id < l->n_metrics; id++) {
+    for (int row = 0; row < l->n_metrics; row++) {
+        int id = l->top + row;
         const struct time_line *tl =
             id > METRIC_COUNT ? &l->tl[id - METRIC_COUNT - 1] : NULL;
         if (id == METRIC_COUNT || (tl && tl->kind == TL_RULE))
@@ -236,7 +258,7 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
         double r = !tl ? view_metric_ratio(&s->model[src], &s->model[0], id)
                        : view_time_line_ratio(s, j, src, tl);
         view_column_ratio_text(&s->model[src], r, buf, sizeof(buf));
-        put(l->y_metrics + id, x, VIEW_RATIO_W, ratio_attr(r), buf);
+        put(l->y_metrics + row, x, VIEW_RATIO_W, ratio_attr(r), buf);
     }
     for (int row = 0; row < l->n_wl; row++) {
         double r = view_job_ratio(j, src, wl_top + row);
@@ -257,23 +279,36 @@ static void draw_rule(int y, const char *name, bool utf8)
     put(y, 1, (int)strlen(name), colors_attr(ROLE_RULE) | A_BOLD, name);
 }
 
+/* The workloads' rule; it says so when counter or Time rows are hidden. */
+static void draw_sep(const struct layout *l, bool utf8)
+{
+    draw_rule(l->y_sep, " workloads ", utf8);
+    bool above = l->top > 0, below = l->top + l->n_metrics < l->counter_rows;
+    const char *more = above && below ? " PgUp/PgDn more "
+                       : below        ? " PgDn more "
+                       : above        ? " PgUp more "
+                                      : NULL;
+    int w = more ? (int)strlen(more) : 0;
+    if (more && COLS - w - 1 > VIEW_LABEL_W)
+        put(l->y_sep, COLS - w - 1, w, colors_attr(ROLE_RULE) | A_BOLD, more);
+}
+
 static void draw_labels(const struct table_panel *p, const struct jobs *j,
                         const struct layout *l, bool utf8)
 {
-    for (int id = 0; id < l->n_metrics && id < METRIC_COUNT; id++)
-        put(l->y_metrics + id, 0, VIEW_LABEL_W - 1, colors_attr(ROLE_LABEL),
-            metric_descs[id].label);
-    if (l->n_metrics > METRIC_COUNT)
-        draw_rule(l->y_metrics + METRIC_COUNT, " time ", utf8);
-    for (int r = 0; r < l->n_metrics - METRIC_COUNT - 1; r++) {
-        int y = l->y_metrics + METRIC_COUNT + 1 + r;
-        if (l->tl[r].kind == TL_RULE)
-            draw_rule(y, l->tl[r].label, utf8);
+    for (int r = 0; r < l->n_metrics; r++) {
+        int y = l->y_metrics + r, id = l->top + r;
+        const struct time_line *tl =
+            id > METRIC_COUNT ? &l->tl[id - METRIC_COUNT - 1] : NULL;
+        if (id == METRIC_COUNT)
+            draw_rule(y, " time ", utf8);
+        else if (tl && tl->kind == TL_RULE)
+            draw_rule(y, tl->label, utf8);
         else
             put(y, 0, VIEW_LABEL_W - 1, colors_attr(ROLE_LABEL),
-                l->tl[r].label);
+                tl ? tl->label : metric_descs[id].label);
     }
-    draw_rule(l->y_sep, " workloads ", utf8);
+    draw_sep(l, utf8);
     for (int r = 0; r < l->n_wl; r++) {
         int w = p->wl_top + r;
         char label[VIEW_LABEL_W + 1];
@@ -288,19 +323,25 @@ static void draw_labels(const struct table_panel *p, const struct jobs *j,
         "  index");
 }
 
-void table_panel_draw(struct table_panel *p, const struct session *s,
-                      const struct jobs *j, int y0, int height, bool utf8)
+void table_panel_take_message(struct table_panel *p, const struct jobs *j)
 {
     if (j->message_seq != p->message_seq) { /* a refusal from a guest */
         p->message_seq = j->message_seq;
         snprintf(p->status, sizeof(p->status), "%s", j->message);
     }
+}
+
+void table_panel_draw(struct table_panel *p, const struct session *s,
+                      const struct jobs *j, int y0, int height, bool utf8)
+{
     static struct layout l; /* a few KB: kept off the stack */
     l.ntl =
         view_time_lines(s, j, l.tl, VIEW_TIME_LINES_MAX, VIEW_FAIR_TASKS_MAX);
     l.counter_rows = METRIC_COUNT + 1 + l.ntl;
     layout_columns(&l, s, p->first_guest < 1 ? 1 : p->first_guest);
     layout_rows(&l, p, j, y0, height);
+    p->upper_top = l.top; /* PgUp after an overshoot moves at once */
+    p->upper_rows = l.n_metrics;
     l.now = p->shown_at > 0 ? p->shown_at : clock_mono();
     /* keep the selection in view */
     if (p->sel < p->wl_top)
@@ -367,15 +408,42 @@ static int workload_key(struct table_panel *p, const struct session *s,
         return KR_HANDLED | KR_REDRAW;
     default:
         if (ch >= '0' && ch <= '9' && ch - '0' < s->nsrc) {
-            int src = ch - '0';
-            j->excluded[src] = !j->excluded[src];
-            snprintf(p->status, sizeof(p->status), "%s %s workloads",
-                     s->model[src].name,
-                     j->excluded[src] ? "takes no part in" : "takes part in");
+            char text[2] = {(char)ch, '\0'};
+            table_panel_toggle(p, s, j, text);
             return KR_HANDLED | KR_REDRAW;
         }
         return KR_IGNORED;
     }
+}
+
+/* Tab: counters, then the Time rows, then the workloads get the height;
+ * the counters and Time rows scroll to where their section starts. */
+static void cycle_focus(struct table_panel *p)
+{
+    switch (p->focus) {
+    case FOCUS_COUNTERS:
+        p->focus = FOCUS_TIME;
+        p->upper_top = METRIC_COUNT; /* the " time " rule */
+        break;
+    case FOCUS_TIME:
+        p->focus = FOCUS_WORKLOADS;
+        break;
+    case FOCUS_WORKLOADS:
+        p->focus = FOCUS_COUNTERS;
+        p->upper_top = 0;
+        break;
+    }
+}
+
+/* PgDn/PgUp: a page of counter and Time rows (the draw keeps it in
+ * range), which then get the height. */
+static void scroll_upper(struct table_panel *p, int dir)
+{
+    int page = p->upper_rows > 2 ? p->upper_rows - 1 : 1;
+    p->upper_top += dir * page;
+    if (p->upper_top < 0)
+        p->upper_top = 0;
+    p->focus = p->upper_top >= METRIC_COUNT ? FOCUS_TIME : FOCUS_COUNTERS;
 }
 
 int table_panel_key(struct table_panel *p, const struct session *s,
@@ -394,8 +462,11 @@ int table_panel_key(struct table_panel *p, const struct session *s,
             p->first_guest = first - 1;
         return KR_HANDLED | KR_REDRAW;
     case '\t':
-        p->focus =
-            p->focus == FOCUS_COUNTERS ? FOCUS_WORKLOADS : FOCUS_COUNTERS;
+        cycle_focus(p);
+        return KR_HANDLED | KR_REDRAW;
+    case KEY_NPAGE:
+    case KEY_PPAGE:
+        scroll_upper(p, ch == KEY_NPAGE ? 1 : -1);
         return KR_HANDLED | KR_REDRAW;
     case KEY_DOWN:
     case 'j':
@@ -411,5 +482,63 @@ int table_panel_key(struct table_panel *p, const struct session *s,
         return KR_HANDLED | KR_REDRAW;
     default:
         return workload_key(p, s, j, ch);
+    }
+}
+
+/* The source a word of the toggle prompt names, by index or name; -1. */
+static int source_named(const struct session *s, const char *word)
+{
+    char *end;
+    long i = strtol(word, &end, 10);
+    if (*word && *end == '\0')
+        return i >= 0 && i < s->nsrc ? (int)i : -1;
+    for (int src = 0; src < s->nsrc; src++)
+        if (strcmp(s->model[src].name, word) == 0)
+            return src;
+    return -1;
+}
+
+/* Finds the sources text names (at most max); -1 and the status say
+ * which word names none. */
+static int sources_named(struct table_panel *p, const struct session *s,
+                         const char *text, int *src, int max)
+{
+    char words[128];
+    snprintf(words, sizeof(words), "%s", text);
+    int n = 0;
+    for (char *save, *w = strtok_r(words, " ,", &save); w && n < max;
+         w = strtok_r(NULL, " ,", &save)) {
+        if ((src[n++] = source_named(s, w)) < 0) {
+            snprintf(p->status, sizeof(p->status),
+                     "no source %.32s: give 0-%d (0 is this host) or a name", w,
+                     s->nsrc - 1);
+            return -1;
+        }
+    }
+    return n;
+}
+
+void table_panel_toggle(struct table_panel *p, const struct session *s,
+                        struct jobs *j, const char *text)
+{
+    int src[SESSION_MAX_SOURCES];
+    int n = sources_named(p, s, text, src, SESSION_MAX_SOURCES);
+    if (n < 0)
+        return; /* nothing toggled: the answer was not understood */
+    if (n == 1) {
+        j->excluded[src[0]] = !j->excluded[src[0]];
+        snprintf(p->status, sizeof(p->status), "%s %s workloads",
+                 s->model[src[0]].name,
+                 j->excluded[src[0]] ? "takes no part in" : "takes part in");
+        return;
+    }
+    int len = snprintf(p->status, sizeof(p->status), "workloads:");
+    for (int i = 0; i < n; i++) {
+        j->excluded[src[i]] = !j->excluded[src[i]];
+        if (len < (int)sizeof(p->status))
+            len += snprintf(p->status + len, sizeof(p->status) - (size_t)len,
+                            " %s %s%s", s->model[src[i]].name,
+                            j->excluded[src[i]] ? "off" : "on",
+                            i + 1 < n ? "," : "");
     }
 }

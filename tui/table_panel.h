@@ -1,7 +1,8 @@
-/* The main table: counters, then the workloads and the index, as rows;
- * this host, then each guest and its ratio, as columns. Guests scroll
- * sideways when they do not fit; the section with the focus (Tab) gets the
- * height it needs, the other what is left. */
+/* The main table: counters, the Time rows, then the workloads and the
+ * index, as rows; this host, then each guest and its ratio, as columns.
+ * Guests scroll sideways when they do not fit; the section with the focus
+ * (Tab: counters, time, workloads) gets the height it needs, the other what
+ * is left; counter and Time rows that still do not fit scroll (PgUp PgDn). */
 #ifndef PARALLAX_TABLE_PANEL_H
 #define PARALLAX_TABLE_PANEL_H
 
@@ -10,20 +11,28 @@
 #include "core/jobs.h"
 #include "core/session.h"
 
-enum table_focus {
-    FOCUS_COUNTERS,
-    FOCUS_WORKLOADS,
+enum table_focus { /* in Tab's order */
+                   FOCUS_COUNTERS,
+                   FOCUS_TIME, /* the counters' section, from its Time rows on
+                                */
+                   FOCUS_WORKLOADS,
 };
 
 struct table_panel {
     int first_guest; /* the leftmost guest shown (model index, >= 1) */
     enum table_focus focus;
-    int sel;              /* the selected workload */
-    int wl_top;           /* the first workload row shown */
-    char status[384];     /* the last action's outcome, for the status line */
+    int sel;          /* the selected workload */
+    int wl_top;       /* the first workload row shown */
+    int upper_top;    /* the first counter or Time row shown (0: CPU user) */
+    int upper_rows;   /* how many of them the last draw showed */
+    char status[384]; /* the last action's outcome, for the status line */
     unsigned message_seq; /* the jobs' message last shown */
     double shown_at; /* paused: when the frozen figures were taken, else 0 */
 };
+
+/* Puts the jobs' newest message (a guest's refusal) on the status line,
+ * once. */
+void table_panel_take_message(struct table_panel *p, const struct jobs *j);
 
 /* Draws the table in rows y0 .. y0+height-1 of the screen. */
 void table_panel_draw(struct table_panel *p, const struct session *s,
@@ -33,5 +42,11 @@ void table_panel_draw(struct table_panel *p, const struct session *s,
  * a suite, x stop all, 0-9 toggle a source). Returns key_result flags. */
 int table_panel_key(struct table_panel *p, const struct session *s,
                     struct jobs *j, int ch);
+
+/* Toggles whether the sources named in text take part in workloads: model
+ * indexes (0 is this host) or names, separated by spaces or commas. The
+ * outcome goes to the status line. */
+void table_panel_toggle(struct table_panel *p, const struct session *s,
+                        struct jobs *j, const char *text);
 
 #endif

@@ -31,6 +31,7 @@
 #include "tui/panel.h"
 #include "tui/prompt.h"
 #include "tui/screen.h"
+#include "tui/status.h"
 
 static volatile sig_atomic_t curses_on;
 static int sig_pipe[2] = {-1, -1};
@@ -145,6 +146,10 @@ static void curses_start(void)
     refresh();
     endwin();
     refresh();
+    /* endwin took the keypad out of application mode, and ncurses would
+     * put it back only at the first getch: an arrow key sent before that
+     * arrived as ESC [ C and was lost */
+    keypad(stdscr, TRUE);
 }
 
 static void curses_end(void)
@@ -159,6 +164,8 @@ static void curses_end(void)
 static struct table_panel table;
 static struct jobs jobs;
 static struct prompt prompt;
+static enum { ASK_GUEST, ASK_SOURCES } asking; /* what the prompt is for */
+static char sources_label[48];
 static struct modes modes; /* help, pause, interval, the quit question */
 static struct demo_guest demo;
 static struct host_probe probe;
@@ -172,11 +179,11 @@ static void snapshot(const struct session *s)
     report_meta_now(&meta, clk, sizeof(clk));
     if (report_save(report_dir, s, &jobs, &meta, path, sizeof(path), err,
                     sizeof(err)) < 0)
-        snprintf(table.status, sizeof(table.status), "not saved: %.360s", err);
+        status_cause_first("not saved", err, table.status,
+                           sizeof(table.status));
     else
         snprintf(table.status, sizeof(table.status), "saved %.340s (and .json)",
                  path);
-    DIAG(DIAG_INFO, "snapshot: %s", table.status);
 }
 
 /* Follows the demo guest's boot on the status line; adds it as a source
@@ -221,8 +228,12 @@ static int screen_key(struct session *s, int ch)
     if (prompt.active) {
         if (ch == KEY_RESIZE)
             return KR_HANDLED | KR_REDRAW;
-        if (prompt_key(&prompt, ch) == PROMPT_ACCEPTED && prompt.len > 0)
+        if (prompt_key(&prompt, ch) != PROMPT_ACCEPTED || prompt.len == 0)
+            return KR_HANDLED | KR_REDRAW;
+        if (asking == ASK_GUEST)
             add_guest(s, prompt.text);
+        else
+            table_panel_toggle(&table, s, &jobs, prompt.text);
         return KR_HANDLED | KR_REDRAW;
     }
     int r = modes_key(&modes, s, &jobs, ch, table.status, sizeof(table.status));
@@ -230,7 +241,16 @@ static int screen_key(struct session *s, int ch)
         return r;
     switch (ch) {
     case 'g':
+        asking = ASK_GUEST;
         prompt_open(&prompt, "add guest [NAME=]HOST[:PORT]: ");
+        return KR_HANDLED | KR_REDRAW;
+    case '\r':
+    case '\n':
+    case KEY_ENTER:
+        asking = ASK_SOURCES;
+        snprintf(sources_label, sizeof(sources_label),
+                 "toggle sources (0-%d or names): ", s->nsrc - 1);
+        prompt_open(&prompt, sources_label);
         return KR_HANDLED | KR_REDRAW;
     case 's':
         snapshot(s);

@@ -1,6 +1,7 @@
 /* The model: the first sample gives no rate, rates follow the measured
  * interval (jitter), CPU shares use the source's clock, resets and wraps,
- * failed fetches and missing metrics read n/a, history keeps gaps. */
+ * failed fetches and missing metrics read n/a, the first rate after a
+ * reconnect is n/a, history keeps gaps. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -139,9 +140,40 @@ static void test_failed_fetch_and_missing_metric(void **state)
     assert_true(isnan(m.value[METRIC_LOAD1]));
     model_update(&m, &c);
     assert_int_equal(m.state, SRC_LIVE);
-    /* the rate spans the gap, against the last good sample */
-    assert_true(fabs(m.value[METRIC_FORKS] - 10) < 1e-6);
     assert_true(isnan(m.value[METRIC_DISK_READ]));
+}
+
+/* Back from down, the first rate would be averaged over the whole outage:
+ * it is n/a, and the next one is over its own interval again. */
+static void test_reconnect_gives_na_then_rates(void **state)
+{
+    (void)state;
+    struct source_model m;
+    model_init(&m, "guest", NULL);
+    struct sample a = mk(1), b = mk(2), down = mk(3), c = mk(60), d = mk(61);
+    a.count[METRIC_FORKS] = 10;
+    b.count[METRIC_FORKS] = 20;
+    a.count[METRIC_CPU_USER] = 0;
+    b.count[METRIC_CPU_USER] = 1000;
+    down.ok = false;
+    c.count[METRIC_FORKS] = 5000; /* 4980 forks during a 58 s outage */
+    c.count[METRIC_CPU_USER] = 90000;
+    d.count[METRIC_FORKS] = 5100;
+    d.count[METRIC_CPU_USER] = 90500;
+    d.value[METRIC_LOAD1] = 2.5;
+    model_update(&m, &a);
+    model_update(&m, &b);
+    assert_true(fabs(m.value[METRIC_FORKS] - 10) < 1e-6);
+    model_update(&m, &down);
+    model_update(&m, &c);
+    assert_int_equal(m.state, SRC_LIVE);
+    assert_true(isnan(m.value[METRIC_FORKS]));
+    assert_true(isnan(m.value[METRIC_CPU_USER]));
+    assert_true(isnan(history_get(&m.hist[METRIC_FORKS], 0)));
+    model_update(&m, &d);
+    assert_true(fabs(m.value[METRIC_FORKS] - 100) < 1e-6);
+    assert_true(fabs(m.value[METRIC_CPU_USER] - 25.0) < 1e-9);
+    assert_true(fabs(m.value[METRIC_LOAD1] - 2.5) < 1e-12);
 }
 
 static void test_down_since_and_stale(void **state)
@@ -180,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_reset_gives_na_then_recovers),
         cmocka_unit_test(test_wrap_32_in_model),
         cmocka_unit_test(test_failed_fetch_and_missing_metric),
+        cmocka_unit_test(test_reconnect_gives_na_then_rates),
         cmocka_unit_test(test_down_since_and_stale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

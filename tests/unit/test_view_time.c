@@ -3,11 +3,13 @@
  * the source's clock measured them and as the host saw them through the
  * clock model (a guest clock running at 10/27 of real time turns 1.5 s
  * into 4.05 s); the fairness table's figures and ratios are the recorded
- * ones, ratios turned so that > 1 is worse in the guest. */
+ * ones, ratios turned so that > 1 is worse in the guest. Column headers
+ * shorten to what matters in a narrow column. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "core/view_time.h"
@@ -138,6 +140,75 @@ static void test_fairness_lines(void **state)
 }
 
 /* Before sched and sleep ran anywhere: just the clock rows. */
+/* A live guest with pmdaparallax, as its headers would show it. */
+static void live_guest(struct source_model *m, const char *host)
+{
+    model_init(m, "g1", "localhost:45351");
+    m->state = SRC_LIVE;
+    m->samples = 3;
+    m->backend = "pcp";
+    snprintf(m->info.host, sizeof(m->info.host), "%s", host);
+    snprintf(m->info.release, sizeof(m->info.release), "6.18.44-fc-v782");
+    m->info.ncpu = 2;
+    m->info.mem_bytes = 3.8 * 1024 * 1024 * 1024;
+    m->info.pmda = true;
+}
+
+static void header(const struct source_model *m, int row, int width, char *buf,
+                   size_t n)
+{
+    view_source_header(m, row, 0, 1, width, buf, n);
+    assert_true((int)strlen(buf) <= width);
+}
+
+static void test_headers_shorten(void **state)
+{
+    (void)state;
+    struct source_model m;
+    char buf[160];
+    live_guest(&m, "vm");
+    header(&m, 2, 40, buf, sizeof(buf)); /* room for all */
+    assert_string_equal(buf, "vm 6.18.44-fc-v782 2cpu 3.8G");
+    header(&m, 3, 40, buf, sizeof(buf));
+    assert_string_equal(buf, "pcp localhost:45351 +pmda");
+    header(&m, 2, 20, buf, sizeof(buf)); /* the release to its minor */
+    assert_string_equal(buf, "vm 6.18 2cpu 3.8G");
+    header(&m, 3, 22, buf, sizeof(buf)); /* no back-end */
+    assert_string_equal(buf, "localhost:45351 +pmda");
+    header(&m, 2, 14, buf, sizeof(buf)); /* 80 columns, two guests */
+    assert_string_equal(buf, "6.18 2cpu 3.8G");
+    header(&m, 3, 14, buf, sizeof(buf)); /* the host name comes here */
+    assert_string_equal(buf, "vm +pmda");
+    live_guest(&m, "a-rather-long-host-name");
+    header(&m, 3, 14, buf, sizeof(buf)); /* cut, but +pmda stays */
+    assert_string_equal(buf, "a-rather +pmda");
+    m.info.pmda = false;
+    header(&m, 3, 14, buf, sizeof(buf));
+    assert_string_equal(buf, "a-rath no pmda");
+}
+
+static void test_host_header_names_backend(void **state)
+{
+    (void)state;
+    struct source_model m;
+    char buf[160];
+    live_guest(&m, "vm");
+    m.target[0] = '\0'; /* this host */
+    m.backend = "pcp local";
+    header(&m, 3, 40, buf, sizeof(buf));
+    assert_string_equal(buf, "pcp local");
+    header(&m, 3, 14, buf, sizeof(buf)); /* host name not above */
+    assert_string_equal(buf, "vm pcp local");
+    m.state = SRC_CONNECTING; /* a guest not reached yet: its target */
+    m.samples = 0;
+    snprintf(m.target, sizeof(m.target), "10.0.0.5:44321");
+    m.backend = NULL;
+    header(&m, 3, 40, buf, sizeof(buf));
+    assert_string_equal(buf, "pcp 10.0.0.5:44321");
+    header(&m, 3, 14, buf, sizeof(buf));
+    assert_string_equal(buf, "10.0.0.5:44321");
+}
+
 static void test_no_runs_no_lines(void **state)
 {
     (void)state;
@@ -161,6 +232,8 @@ int main(void)
         cmocka_unit_test(test_sleep_host_saw),
         cmocka_unit_test(test_fairness_lines),
         cmocka_unit_test(test_no_runs_no_lines),
+        cmocka_unit_test(test_headers_shorten),
+        cmocka_unit_test(test_host_header_names_backend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
