@@ -8,6 +8,8 @@
 # Usage: bench/profile.sh BUILD_DIR [NGUESTS [SECONDS [WxH]]]
 #   PROFILE_KEEP=DIR   keep the callgrind.out file there (callgrind_annotate)
 #   PROFILE_MODE=text  profile --text -t 1 instead of the screen
+#   PROFILE_SETTLE=S   seconds to let it run before counting (default 8;
+#                      sparklines fill their width only after as many ticks)
 # Prints: "Ir/tick N  malloc/tick M  ticks T  guests G  size WxH".
 # NGUESTS share up to 8 pmcds (bench/lib.sh). Everything it starts (pmcds,
 # tmux server, valgrind) is stopped by PID.
@@ -76,7 +78,7 @@ else
         sleep 0.5
     done
 fi
-sleep 8 # settle: first samples, lookups, every guest live
+sleep "${PROFILE_SETTLE:-8}" # settle: first samples, lookups, every guest live
 callgrind_control -z "$vg_pid" >/dev/null
 # the malloc count comes from callgrind's own call counts, read after dump
 sleep "$seconds"

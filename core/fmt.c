@@ -91,3 +91,19 @@ void fmt_spark(char *buf, size_t n, const struct history *h, int width,
         used += len;
     }
 }
+
+void fmt_right(char *buf, size_t n, int width, const char *text)
+{
+    if (n == 0)
+        return;
+    size_t len = strlen(text), pad = 0;
+    if (width > 0 && (size_t)width > len)
+        pad = (size_t)width - len;
+    if (pad > n - 1)
+        pad = n - 1;
+    if (len > n - 1 - pad)
+        len = n - 1 - pad;
+    memset(buf, ' ', pad);
+    memcpy(buf + pad, text, len);
+    buf[pad + len] = '\0';
+}

@@ -160,7 +160,7 @@ void view_metric_cell(const struct source_model *m, int id, char *val,
     const struct metric_desc *d = &metric_descs[id];
     char raw[32];
     fmt_value(raw, sizeof(raw), m->value[id], d->format);
-    snprintf(val, vn, "%*s", VIEW_VALUE_W, raw);
+    fmt_right(val, vn, VIEW_VALUE_W, raw);
     double top = d->format == MF_PERCENT ? 100 : 0;
     fmt_spark(spark, sn, &m->hist[id], spark_w, top, utf8);
 }
@@ -176,14 +176,14 @@ void view_ratio_text(double r, char *buf, size_t n)
 {
     char raw[16];
     if (!isfinite(r))
-        snprintf(raw, sizeof(raw), "-");
+        strcpy(raw, "-");
     else if (r >= 100)
         snprintf(raw, sizeof(raw), "%.0f", r);
     else if (r >= 10)
         snprintf(raw, sizeof(raw), "%.1f", r);
     else
         snprintf(raw, sizeof(raw), "%.2f", r);
-    snprintf(buf, n, "%*s", VIEW_RATIO_W, raw);
+    fmt_right(buf, n, VIEW_RATIO_W, raw);
 }
 
 void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
@@ -195,10 +195,11 @@ void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
     double fig = jobs_figure(c);
     if (isfinite(fig))
         fmt_value(raw, sizeof(raw), fig, MF_SI);
-    snprintf(val, vn, "%*s", VIEW_VALUE_W, raw);
+    fmt_right(val, vn, VIEW_VALUE_W, raw);
     switch (c->state) {
     case JOB_IDLE:
-        snprintf(detail, dn, "%s", "");
+        if (dn)
+            detail[0] = '\0';
         break;
     case JOB_RUNNING:
     case JOB_STOPPING:
@@ -304,7 +305,7 @@ void view_time_cell(const struct source_model *m, bool is_host, int row,
         break;
     }
     }
-    snprintf(val, vn, "%*s", VIEW_VALUE_W, raw);
+    fmt_right(val, vn, VIEW_VALUE_W, raw);
 }
 
 double view_time_ratio(const struct source_model *guest,
@@ -325,7 +326,7 @@ void view_column_ratio_text(const struct source_model *m, double r, char *buf,
     }
     char raw[16];
     snprintf(raw, sizeof(raw), "%+.0f%%", (r - 1) * 100);
-    snprintf(buf, n, "%*s", VIEW_RATIO_W, raw);
+    fmt_right(buf, n, VIEW_RATIO_W, raw);
 }
 
 const char *view_column_ratio_header(const struct source_model *m, bool utf8)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/clock_model.h"
+#include "core/fmt.h"
 #include "core/ratio.h"
 #include "workloads/extras.h"
 #include "workloads/sleep_acc.h"
@@ -238,7 +239,7 @@ void view_time_line_cell(const struct session *s, const struct jobs *j, int src,
     case TL_RULE:
         break;
     }
-    snprintf(val, vn, "%*s", VIEW_VALUE_W, raw);
+    fmt_right(val, vn, VIEW_VALUE_W, raw);
 }
 
 double view_time_line_ratio(const struct session *s, const struct jobs *j,

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -72,6 +73,23 @@ static void test_history_ring(void **state)
     assert_true(isnan(history_get(&h, HISTORY_LEN)));
 }
 
+/* fmt_right gives what snprintf's "%*s" gives, cut short alike */
+static void test_right(void **state)
+{
+    (void)state;
+    char buf[8], ref[8];
+    const char *texts[] = {"", "-", "1.5k", "1234567", "123456789"};
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        for (int w = 0; w < 12; w++) {
+            fmt_right(buf, sizeof(buf), w, texts[i]);
+            snprintf(ref, sizeof(ref), "%*s", w, texts[i]);
+            assert_string_equal(buf, ref);
+        }
+    }
+    fmt_right(buf, 1, 5, "x");
+    assert_string_equal(buf, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -79,6 +97,7 @@ int main(void)
         cmocka_unit_test(test_spark_ascii_with_gap),
         cmocka_unit_test(test_spark_utf8_autoscale),
         cmocka_unit_test(test_history_ring),
+        cmocka_unit_test(test_right),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
