@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,53 +17,112 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_ARGS 24
+#define MAX_ARGS      24
+#define MEM_FLOOR_MIB 96 /* the guest does not boot with less */
+
+/* SIZE as boot.sh and qemu take it: digits, then M or G (none: M). The
+ * size in MiB, or -1. */
+static long mem_mib(const char *val)
+{
+    size_t digits = strspn(val, "0123456789");
+    if (digits == 0 || digits > 7 || strlen(val) > digits + 1)
+        return -1;
+    long n = strtol(val, NULL, 10);
+    switch (val[digits]) {
+    case '\0':
+    case 'M':
+        return n;
+    case 'G':
+        return n * 1024;
+    default:
+        return -1;
+    }
+}
+
+/* The boot.sh option for variant tok (=val, or NULL), or NULL when it is
+ * not one (err says why). */
+static const char *variant_flag(const char *tok, const char *val, char *err,
+                                size_t errlen)
+{
+    if (strcmp(tok, "icount") == 0 && !val)
+        return "--icount";
+    if (strcmp(tok, "cpus") == 0 && val &&
+        (strcmp(val, "1") == 0 || strcmp(val, "2") == 0))
+        return "--cpus";
+    if (strcmp(tok, "clock") == 0 && val &&
+        (strcmp(val, "host") == 0 || strcmp(val, "rtc") == 0))
+        return "--clock";
+    if (strcmp(tok, "mem") == 0 && val) {
+        long mib = mem_mib(val);
+        if (mib >= MEM_FLOOR_MIB)
+            return "--mem";
+        if (mib >= 0) {
+            snprintf(err, errlen,
+                     "demo guest variant 'mem=%s' is below the guest's "
+                     "floor; use mem=%dM or more",
+                     val, MEM_FLOOR_MIB);
+            return NULL;
+        }
+    }
+    snprintf(err, errlen,
+             "demo guest variant '%s%s%s' is not one of icount, "
+             "cpus=1|2, mem=SIZE (e.g. 256M), clock=host|rtc",
+             tok, val ? "=" : "", val ? val : "");
+    return NULL;
+}
+
+/* Appends str to argv (n entries so far), copied into buf. */
+static int push_arg(char **argv, int *n, int max, char *buf, size_t *used,
+                    size_t buflen, const char *str)
+{
+    size_t len = strlen(str) + 1;
+    if (*n + 1 >= max || *used + len > buflen)
+        return -1;
+    memcpy(buf + *used, str, len);
+    argv[(*n)++] = buf + *used;
+    *used += len;
+    return 0;
+}
 
 int demo_guest_args(const char *variants, char **argv, int max, char *buf,
                     size_t buflen, char *err, size_t errlen)
 {
     int n = 0;
     size_t used = 0;
+    bool icount = false, two_cpus = false;
     char list[256];
+    if (max < 1) {
+        snprintf(err, errlen, "too many demo guest variants");
+        return -1;
+    }
+    argv[0] = NULL;
     snprintf(list, sizeof(list), "%s", variants ? variants : "");
     for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '=');
-        const char *flag = NULL, *val = eq ? eq + 1 : NULL;
+        const char *val = eq ? eq + 1 : NULL;
         if (eq)
             *eq = '\0';
-        if (strcmp(tok, "icount") == 0 && !val)
-            flag = "--icount";
-        else if (strcmp(tok, "cpus") == 0 && val &&
-                 (strcmp(val, "1") == 0 || strcmp(val, "2") == 0))
-            flag = "--cpus";
-        else if (strcmp(tok, "mem") == 0 && val &&
-                 strspn(val, "0123456789") > 0 &&
-                 strspn(val, "0123456789MG") == strlen(val))
-            flag = "--mem";
-        else if (strcmp(tok, "clock") == 0 && val &&
-                 (strcmp(val, "host") == 0 || strcmp(val, "rtc") == 0))
-            flag = "--clock";
-        if (!flag) {
-            snprintf(err, errlen,
-                     "demo guest variant '%s%s%s' is not one of icount, "
-                     "cpus=1|2, mem=SIZE (e.g. 256M), clock=host|rtc",
-                     tok, val ? "=" : "", val ? val : "");
+        const char *flag = variant_flag(tok, val, err, errlen);
+        if (!flag)
             return -1;
-        }
-        const char *parts[2] = {flag, val};
-        for (int k = 0; k < (val ? 2 : 1); k++) {
-            size_t len = strlen(parts[k]) + 1;
-            if (n + 1 >= max || used + len > buflen) {
-                snprintf(err, errlen, "too many demo guest variants");
-                return -1;
-            }
-            memcpy(buf + used, parts[k], len);
-            argv[n++] = buf + used;
-            used += len;
+        icount |= strcmp(flag, "--icount") == 0;
+        if (strcmp(flag, "--cpus") == 0)
+            two_cpus = strcmp(val, "2") == 0;
+        if (push_arg(argv, &n, max, buf, &used, buflen, flag) < 0 ||
+            (val && push_arg(argv, &n, max, buf, &used, buflen, val) < 0)) {
+            snprintf(err, errlen, "too many demo guest variants");
+            return -1;
         }
     }
     argv[n] = NULL;
+    /* boot.sh refuses it too, but only once the guest boots: with -icount
+     * the second vCPU never comes up */
+    if (icount && two_cpus) {
+        snprintf(err, errlen,
+                 "demo guest variant icount runs 1 vCPU only; drop cpus=2");
+        return -1;
+    }
     return 0;
 }
 
@@ -83,15 +143,23 @@ static int find_boot_script(const char *build, char *path, size_t n)
     return access(path, X_OK);
 }
 
-static void child_exec(const char *script, char **argv, int out, int errfd)
+/* In the child: boot.sh with out and errfd as its stdout and stderr, and
+ * nothing else of ours open. parent: our pid from before the fork. */
+static void child_exec(const char *script, char **argv, int out, int errfd,
+                       pid_t parent)
 {
-    /* boot.sh hears of our death and stops qemu */
+    /* boot.sh hears of our death and stops qemu; a parent that died before
+     * the prctl would never send it, so the child then goes too */
     prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent)
+        _exit(127);
     dup2(out, STDOUT_FILENO);
     dup2(errfd, STDERR_FILENO);
     int null = open("/dev/null", O_RDONLY);
     if (null >= 0)
         dup2(null, STDIN_FILENO);
+    /* pmcd sockets, the self-pipe, logs: not for boot.sh and qemu */
+    close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
     for (int sig = 1; sig < NSIG; sig++)
         signal(sig, SIG_DFL);
     sigset_t none;
@@ -119,9 +187,11 @@ int demo_guest_start(struct demo_guest *g, const char *variants, char *err,
     build[len] = '\0';
     *strrchr(build, '/') = '\0';
     if (find_boot_script(build, script, sizeof(script)) < 0) {
+        /* make install installs neither boot.sh nor the image */
         snprintf(err, errlen,
-                 "no guest/boot.sh next to %s; run parallax from its build "
-                 "tree or set PARALLAX_GUEST_DIR",
+                 "--demo-guest runs from the source tree only: no "
+                 "guest/boot.sh for %s (an installed parallax has none); "
+                 "run 'make run' there",
                  build);
         return -1;
     }
@@ -142,13 +212,14 @@ int demo_guest_start(struct demo_guest *g, const char *variants, char *err,
         snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
         return -1;
     }
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "cannot fork: %s", strerror(errno));
         return -1;
     }
     if (pid == 0)
-        child_exec(script, argv, out[1], errp[1]);
+        child_exec(script, argv, out[1], errp[1], parent);
     close(out[1]);
     close(errp[1]);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
@@ -186,6 +257,21 @@ static bool read_lines(struct demo_guest *g, int fd, char *buf, size_t cap,
     }
 }
 
+/* Sets the progress line; also tells it on g->echo, when set, so that a
+ * caller without a status line sees every step, not only the newest. */
+__attribute__((format(printf, 2, 3))) static void
+set_progress(struct demo_guest *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->progress, sizeof(g->progress), fmt, ap);
+    va_end(ap);
+    if (g->echo) {
+        fprintf(g->echo, "parallax: %s\n", g->progress);
+        fflush(g->echo);
+    }
+}
+
 static void on_out(struct demo_guest *g, char *line)
 {
     int port, pid;
@@ -194,16 +280,17 @@ static void on_out(struct demo_guest *g, char *line)
         g->port = port;
         snprintf(g->accel, sizeof(g->accel), "%s", accel);
         g->state = DEMO_READY;
-        snprintf(g->progress, sizeof(g->progress),
-                 "demo guest up (%s), pmcd on 127.0.0.1:%d",
-                 accel[0] ? accel : "?", port);
+        set_progress(g, "demo guest up (%s), pmcd on 127.0.0.1:%d",
+                     accel[0] ? accel : "?", port);
     }
 }
 
+/* boot.sh's progress, the guest's own steps among it ("guest [3.6 s]
+ * network up") */
 static void on_err(struct demo_guest *g, char *line)
 {
-    snprintf(g->progress, sizeof(g->progress), "demo guest: %s",
-             strncmp(line, "boot: ", 6) == 0 ? line + 6 : line);
+    set_progress(g, "demo guest: %s",
+                 strncmp(line, "boot: ", 6) == 0 ? line + 6 : line);
 }
 
 bool demo_guest_poll(struct demo_guest *g)
@@ -231,8 +318,7 @@ bool demo_guest_poll(struct demo_guest *g)
             g->state = DEMO_FAILED;
         if (g->state == DEMO_FAILED &&
             strncmp(g->progress, "demo guest: ", 12) == 0 && g->port)
-            snprintf(g->progress, sizeof(g->progress),
-                     "demo guest: qemu ended");
+            set_progress(g, "demo guest: qemu ended");
     }
     return g->state != before || strcmp(was, g->progress) != 0;
 }
@@ -271,12 +357,13 @@ int demo_guest_join(struct demo_guest *g, struct session *s,
         fprintf(progress, "parallax: %s\n", err);
         return -1;
     }
+    g->echo = progress; /* every step from here on */
+    fprintf(progress, "parallax: %s\n", g->progress);
     while (g->state == DEMO_BOOTING && !(stop && *stop)) {
         struct pollfd pfd[2] = {{.fd = g->out_fd, .events = POLLIN},
                                 {.fd = g->err_fd, .events = POLLIN}};
         poll(pfd, 2, 200);
-        if (demo_guest_poll(g))
-            fprintf(progress, "parallax: %s\n", g->progress);
+        demo_guest_poll(g);
     }
     if (g->state != DEMO_READY)
         return -1;

@@ -27,20 +27,22 @@ struct demo_guest {
     int port;                 /* forwarded pmcd port, once ready */
     char accel[8];            /* "kvm" or "tcg" */
     char progress[256];       /* the newest progress line */
+    FILE *echo;               /* NULL, or where every progress line goes */
     char out[256], err[1024]; /* partial lines */
     size_t outlen, errlen;
 };
 
 /* Checks a --demo-guest variant list ("icount,cpus=2,mem=256M,clock=rtc";
- * "" for the defaults) and turns it into boot.sh options in argv (room for
- * max entries, NULL-ended; strings point into buf). 0, or -1 with a
- * one-line message in err. */
+ * "" for the defaults; mem at least 96M; icount with 1 vCPU only) and
+ * turns it into boot.sh options in argv (room for max entries, NULL-ended;
+ * strings point into buf). 0, or -1 with a one-line message in err. */
 int demo_guest_args(const char *variants, char **argv, int max, char *buf,
                     size_t buflen, char *err, size_t errlen);
 
 /* Starts guest/boot.sh with the options of `variants`, for the image in
  * the guest/ directory of parallax's own build directory (where this
- * program's binary lives). 0, or -1 with a one-line message in err. */
+ * program's binary lives; an installed parallax has neither). 0, or -1
+ * with a one-line message in err. */
 int demo_guest_start(struct demo_guest *g, const char *variants, char *err,
                      size_t errlen);
 
@@ -50,7 +52,8 @@ bool demo_guest_poll(struct demo_guest *g);
 
 struct session;
 
-/* Boots the guest and waits (telling its progress on `progress`) until its
+/* Boots the guest and waits (telling every progress line on `progress`,
+ * the guest's own boot steps among them, and later ones too) until its
  * pmcd answers, then adds it to s as "demo-tcg" or "demo-kvm". *stop (may
  * be NULL; a signal handler's flag) cancels. 0, or -1 when it failed (the
  * reason was told). */

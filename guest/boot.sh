@@ -5,8 +5,10 @@
 #   stdout  exactly one line, once pmcd in the guest listens:
 #             PORT=<port> PID=<qemu pid> ACCEL=<kvm|tcg> LOG=<serial log>
 #           then nothing more
-#   stderr  progress lines "boot: ..."; when the guest does not come up,
-#           the last line is the reason
+#   stderr  progress lines "boot: ...", among them the guest's own steps
+#           relayed from its console as "boot: guest [UPTIME s] STEP" (kernel
+#           up, network up, clock, starting pmcd); when the guest does not
+#           come up, the last line is the reason
 #   exit    1 when the guest does not come up (qemu is gone by then).
 #           Once up, it runs as long as qemu. SIGTERM/SIGINT/SIGHUP to this
 #           script, at any time, stop qemu (SIGTERM, SIGKILL after 5 s),
@@ -17,8 +19,10 @@
 #           gets SIGTERM when its own parent dies. So no qemu outlives its
 #           caller, provided the caller is a process, not a thread that
 #           ends before it (PDEATHSIG follows the parent thread).
-#   progress the guest writes "parallax-guest: [uptime] ..." lines to LOG
-#           (kernel up, network, clock, pmcd), then the ready marker
+#   log     LOG (the serial console: the guest's "parallax-guest: [uptime]
+#           ..." lines, then the ready marker) is removed with its qemu
+#           messages after an exit 0 when boot.sh chose its name; kept
+#           after a failure, or when boot.sh itself was SIGKILLed
 # Run guest/boot.sh --help for the options.
 set -eu
 
@@ -41,7 +45,7 @@ usage: guest/boot.sh [options]
                        kvm or tcg
       --net MODE       static (default; 10.0.2.15/24) or dhcp
   -l, --log FILE       serial console log (default BUILD/serial.<pid>.log,
-                       removed after a clean stop)
+                       removed after a clean stop, kept after a failure)
   -t, --timeout SECS   give up when not ready by then (default 90)
       --selftest       the guest also tries a store itself and logs whether
                        it was refused (tests)
@@ -50,11 +54,14 @@ EOF
 }
 
 die() {
-    echo "boot: $*" >&2
+    say "$*"
     exit 1
 }
 
-say() { echo "boot: $*" >&2; }
+# say MESSAGE: a progress line. A caller that has gone away (a closed
+# pipe) must not end us before we stop qemu and clean up: see main's PIPE
+# trap; the failed write is ignored.
+say() { echo "boot: $*" >&2 || true; }
 
 parse_args() {
     BUILD=build/guest CPUS=1 MEM=128M ICOUNT=0 CLOCK=host
@@ -103,13 +110,19 @@ parse_args() {
 }
 
 # under_pdeathsig SIG: re-executes this script with PR_SET_PDEATHSIG=SIG,
-# so it hears of its parent's death (its TERM trap then stops qemu).
+# so it hears of its parent's death (its TERM trap then stops qemu). A
+# parent that died before setpriv set it sends nothing: the re-executed
+# script then finds another parent than the one before, and goes.
 under_pdeathsig() {
     local sig=$1
     shift
-    [ -z "${PARALLAX_BOOT_PDEATHSIG:-}" ] || return 0
+    if [ -n "${PARALLAX_BOOT_PDEATHSIG:-}" ]; then
+        [ "$PARALLAX_BOOT_PDEATHSIG" = "$PPID" ] ||
+            die "the caller ended before the guest booted"
+        return 0
+    fi
     have_setpriv || return 0
-    export PARALLAX_BOOT_PDEATHSIG=1
+    export PARALLAX_BOOT_PDEATHSIG=$PPID
     exec setpriv --pdeathsig "$sig" -- "$0" "$@"
 }
 
@@ -122,14 +135,16 @@ qemu_path() { echo "${1//,/,,}"; }
 
 # kvm_works: boots the kernel without an initramfs under KVM; a usable
 # KVM reaches the "no root fs" panic in about a second. Where /dev/kvm is
-# not hardware virtualisation, qemu aborts or crawls: both read as no. The
-# probe is a child like the real qemu (PDEATHSIG, and QPID for the trap).
+# not hardware virtualisation, qemu aborts or crawls: both read as no, and
+# KVM_WHY says which in a few words (a status line has no room for qemu's
+# assertion; --verbose also says qemu's last line). The probe is a child
+# like the real qemu (PDEATHSIG, and QPID for the trap).
 kvm_works() {
     if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
         KVM_WHY="no usable /dev/kvm"
         return 1
     fi
-    local probe deadline=$((SECONDS + 8)) ok=1
+    local probe deadline=$((SECONDS + 8)) ok=1 status=0
     probe=$(mktemp)
     # bash notes a crashed qemu on its stderr: the group sends that nowhere
     {
@@ -145,16 +160,30 @@ kvm_works() {
         done
         grep -q 'Kernel panic' "$probe" && ok=0
         if [ $ok != 0 ] && kill -0 "$QPID"; then
-            KVM_WHY="kvm probe did not boot within 8 s"
-        elif [ $ok != 0 ]; then
-            KVM_WHY="kvm probe failed: $(grep -v '^$' "$probe.err" | tail -n 1 | cut -c 1-100)"
+            KVM_WHY="kvm probe: no boot in 8 s"
         fi
         kill -KILL "$QPID" || true
-        wait "$QPID" || true
+        wait "$QPID" || status=$?
     } 2>/dev/null
     QPID=
+    if [ $ok != 0 ] && [ -z "${KVM_WHY:-}" ]; then
+        KVM_WHY="kvm probe: $(exit_words "$status")"
+        [ "$VERBOSE" = 0 ] ||
+            say "kvm probe: $(grep -v '^$' "$probe.err" | tail -n 1)"
+    fi
     rm -f "$probe" "$probe.err"
     return $ok
+}
+
+# exit_words STATUS: a shell exit status in a few words.
+exit_words() {
+    if [ "$1" = 134 ]; then
+        echo "qemu aborted"
+    elif [ "$1" -gt 128 ]; then
+        echo "qemu died of signal $(($1 - 128))"
+    else
+        echo "qemu exited with status $1"
+    fi
 }
 
 choose_accel() {
@@ -202,6 +231,7 @@ start_qemu() {
     "${PDEATH[@]}" qemu-system-x86_64 "${args[@]}" </dev/null >"$QEMU_ERR" 2>&1 &
     QPID=$!
     T0=$EPOCHREALTIME
+    say "qemu $QPID started: booting the kernel"
 }
 
 # listen_port PID: the TCP port PID listens on at 127.0.0.1, from /proc
@@ -218,12 +248,30 @@ listen_port() {
         while read -r hex; do echo $((16#$hex)); done | grep .
 }
 
+# relay_progress: says the guest's progress lines ("parallax-guest:
+# [UPTIME] STEP") that reached the serial log since the last call, as
+# "guest [UPTIME s] STEP", so that a caller's screen follows the boot.
+# LOG_LINES counts the whole lines read so far; a line still being written
+# (no newline yet) waits for the next call.
+relay_progress() {
+    local line
+    while IFS= read -r line; do
+        LOG_LINES=$((LOG_LINES + 1))
+        line=${line%$'\r'}
+        if [[ $line =~ ^parallax-guest:\ \[([0-9.]+)\]\ (.*)$ ]]; then
+            say "guest [${BASH_REMATCH[1]} s] ${BASH_REMATCH[2]}"
+        fi
+    done < <(tail -n "+$((LOG_LINES + 1))" "$LOG")
+}
+
 # wait_ready: polls the serial log until the guest says ready or failed,
-# qemu exits, or the timeout passes. Sets PORT.
+# qemu exits, or the timeout passes, relaying the guest's progress
+# meanwhile. Sets PORT.
 wait_ready() {
     local deadline=$((SECONDS + TIMEOUT)) line
-    PORT=
+    PORT='' LOG_LINES=0
     while :; do
+        relay_progress
         if ! kill -0 "$QPID" 2>/dev/null; then
             wait "$QPID" 2>/dev/null || true
             QPID=
@@ -261,11 +309,13 @@ elapsed() {
 }
 
 # qemu_alive: true while qemu runs (a zombie, ended but not yet reaped,
-# does not count).
+# does not count; nor a qemu bash has reaped already, whose /proc entry is
+# gone: the 2>/dev/null comes first so that bash's own "No such file"
+# goes nowhere too).
 # shellcheck disable=SC2317
 qemu_alive() {
     local _pid _comm st
-    read -r _pid _comm st _ <"/proc/$QPID/stat" 2>/dev/null && [ "$st" != Z ]
+    read -r _pid _comm st _ 2>/dev/null <"/proc/$QPID/stat" && [ "$st" != Z ]
 }
 
 # stop_qemu: SIGTERM, SIGKILL after 5 s; reaps it. Polls rather than
@@ -292,6 +342,10 @@ main() {
     PDEATH=()
     have_setpriv && PDEATH=(setpriv --pdeathsig KILL --)
     trap stop_qemu EXIT
+    # a write to a caller that died (its pipe closed, its death signal not
+    # yet here) fails instead of killing us halfway through a clean stop;
+    # a handler, not SIG_IGN, so that qemu does not inherit it
+    trap : PIPE
     trap stopped TERM
     trap stopped INT
     trap stopped HUP

@@ -1,120 +1,287 @@
 #!/bin/bash
-# Install and Remove, the PCP way, against the system's pmcd: Install (run
-# in $PCP_PMDAS_DIR/parallax, where make install puts the files) registers
-# the agent and its metrics appear; pmdaroot starts it as root and it runs
-# as the PCP user with its workloads; PARALLAX_DOMAIN moves it to another
-# domain; Remove takes it out and pmcd carries on. pmcd.conf and the
-# namespace are restored byte for byte, and pmcd is stopped again only if
-# this test started it. Skipped (saying so) when pmdaparallax is already
-# installed there: an admin's agent is not ours to remove.
+# Install and Remove, the PCP way (pmdaproc.sh), run in a pmdas/parallax
+# directory filled as make install fills it, twice:
+#   private: against a pmcd of this test's own on its own port
+#     (tests/pmcd.sh), pmdaproc.sh pointed at it through PCP's environment
+#     (PCP_PMCDCONF_PATH, PCP_VAR_DIR and PMNS_DEFAULT for the namespace,
+#     PCP_LOG_DIR, PCP_RUN_DIR and PMCD_PORT for its pminfo, pmprobe and
+#     pmcd_wait, PCP_RC_DIR and PCP_SYSTEMDUNIT_DIR so that nothing can
+#     restart the system's pmcd); the system's pmcd.conf and namespace must
+#     stay byte for byte as they were.
+#   system: against the system's pmcd, where pmdaroot starts the agent as
+#     root; pmcd is stopped again only if this test started it. It fails,
+#     saying so, when pmdaparallax is already installed there: an admin's
+#     agent is not ours to remove, and a skip would pass silently.
+# Each time Install registers the agent and its metrics appear; it runs as
+# the PCP user with its workloads; PARALLAX_DOMAIN moves it to another
+# domain; Remove takes it out, the agent ends and pmcd carries on.
+# pmdaproc.sh signals pmcd with "pmsignal -a -s HUP pmcd" and culls old
+# agents with "pmsignal -s TERM <every pmdaparallax>": every pmcd and every
+# agent on the machine (other tests', benchmarks'). A pmsignal first on
+# PATH narrows that to the pmcd under test and the agents it started, and
+# logs what it was asked.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
+. "$here/pmcd.sh"
 build=${PARALLAX_BUILD:-$here/../${1:-build}}
 agent=$build/pmdaparallax
+src=$here/../pmda
 [ -x "$agent" ] || fail "no $agent; run make build"
 eval "$(sed -n 's/^\(PCP_[A-Z_]*\)=\(.*\)$/\1=\2/p' /etc/pcp.conf)"
-dir=$PCP_PMDAS_DIR/parallax
-conf=$PCP_PMCDCONF_PATH
-nsroot=$PCP_VAR_DIR/pmns/root
 
 # the scripts are pmdaproc.sh scripts whatever happens below
-for s in Install Remove; do
-    sh -n "$here/../pmda/$s" || fail "$s: syntax"
-    grep -q '^\. \$PCP_SHARE_DIR/lib/pmdaproc.sh$' "$here/../pmda/$s" ||
-        fail "$s does not source pmdaproc.sh"
-    grep -q '^iam=parallax$' "$here/../pmda/$s" || fail "$s: iam"
-done
-grep -q '^pmdaInstall$' "$here/../pmda/Install" || fail "Install: pmdaInstall"
-grep -q '^pmdaRemove$' "$here/../pmda/Remove" || fail "Remove: pmdaRemove"
-echo "ok: Install and Remove are pmdaproc.sh scripts"
-
-[ "$(id -u)" = 0 ] || fail "Install and Remove need root"
-if [ -e "$dir" ] || grep -q '^parallax[[:space:]]' "$conf"; then
-    echo "skip: pmdaparallax is already installed here ($dir); not touching it"
-    exit 0
-fi
+static_checks() {
+    local s
+    for s in Install Remove; do
+        sh -n "$src/$s" || fail "$s: syntax"
+        grep -q '^\. \$PCP_SHARE_DIR/lib/pmdaproc.sh$' "$src/$s" ||
+            fail "$s does not source pmdaproc.sh"
+        grep -q '^iam=parallax$' "$src/$s" || fail "$s: iam"
+    done
+    grep -q '^pmdaInstall$' "$src/Install" || fail "Install: pmdaInstall"
+    grep -q '^pmdaRemove$' "$src/Remove" || fail "Remove: pmdaRemove"
+    echo "ok: Install and Remove are pmdaproc.sh scripts"
+}
 
 work=$(mktemp -d)
-log=$PCP_LOG_DIR/pmcd/parallax.log
+chmod 755 "$work" # the agent runs as the PCP user and reads its help here
+sys_dir=$PCP_PMDAS_DIR/parallax
+sys_conf=$PCP_PMCDCONF_PATH
+sys_root=$PCP_VAR_DIR/pmns/root
+sys_log=$PCP_LOG_DIR/pmcd/parallax.log
+sys_started=false
+sys_touched=false
 had_log=false
-[ -e "$log" ] && had_log=true
-cp -p "$conf" "$work/pmcd.conf"
-cp -p "$nsroot" "$work/root"
-started=false
+[ -e "$sys_log" ] && had_log=true
+cp -p "$sys_conf" "$work/sys.pmcd.conf"
+cp -p "$sys_root" "$work/sys.root"
+
 cleanup() {
-    if [ -d "$dir" ]; then
-        (cd "$dir" && ./Remove >/dev/null 2>&1)
-        rm -rf "$dir"
+    pmcd_stop "$work/pmcd"
+    if $sys_touched; then
+        if [ -d "$sys_dir" ]; then
+            (cd "$sys_dir" && PATH=$work/shim:$PCP_BINADM_DIR:$PATH ./Remove \
+                >/dev/null 2>&1)
+            rm -rf "$sys_dir"
+        fi
+        cmp -s "$work/sys.pmcd.conf" "$sys_conf" || cp -p "$work/sys.pmcd.conf" "$sys_conf"
+        cmp -s "$work/sys.root" "$sys_root" || cp -p "$work/sys.root" "$sys_root"
+        $had_log || rm -f "$sys_log" "$sys_log.prev"
     fi
-    cmp -s "$work/pmcd.conf" "$conf" || cp -p "$work/pmcd.conf" "$conf"
-    cmp -s "$work/root" "$nsroot" || cp -p "$work/root" "$nsroot"
-    if $started; then
+    if $sys_started; then
         local pid
         pid=$(cat "$PCP_RUN_DIR/pmcd.pid" 2>/dev/null)
         [ -n "$pid" ] && kill "$pid" 2>/dev/null &&
             wait_for 10 bash -c "! kill -0 $pid 2>/dev/null"
     fi
-    $had_log || rm -f "$log" "$log.prev"
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-# pmcd itself, not its rc script: that one refuses to start while any
-# other pmcd runs (the private ones of other tests or benchmarks). From
-# its log directory, as the rc script starts it: its agents log into the
-# current directory.
-if ! pminfo pmcd.version >/dev/null 2>&1; then
-    (cd "$PCP_LOG_DIR/pmcd" && "$PCP_BINADM_DIR/pmcd" -A) >"$work/start" 2>&1 ||
-        fail "cannot start pmcd: $(tr "\n" " " <"$work/start")"
-    started=true
-    wait_for 30 pminfo pmcd.version >/dev/null 2>&1 || fail "pmcd not up"
+# descendants PID: PID's live descendants (zombies have ended), as "pid
+# comm parent's-comm" lines.
+descendants() {
+    ps -e -o pid=,ppid=,stat=,comm= | awk -v top="$1" '
+        $3 !~ /^Z/ { parent[$1] = $2; comm[$1] = $4 }
+        END {
+            for (p in parent) {
+                for (q = parent[p]; q > 1; q = parent[q])
+                    if (q == top) { print p, comm[p], comm[parent[p]]; break }
+            }
+        }'
+}
+
+# agents PMCD_PID: the pmdaparallax processes that pmcd started (directly
+# or through pmdaroot), with the agent's helper; none of anyone else's.
+agents() { descendants "$1" | awk '$2 == "pmdaparallax" { print $1 }'; }
+
+# agent PMCD_PID: the agent itself (not its helper, a pmdaparallax too).
+agent() {
+    descendants "$1" | awk '$2 == "pmdaparallax" && $3 != "pmdaparallax" { print $1 }'
+}
+
+# make_shim DIR PMCD_PID: DIR/pmsignal, the narrowed pmsignal (see the top);
+# it logs to DIR/log.
+make_shim() {
+    mkdir -p "$1"
+    cat >"$1/pmsignal" <<EOF
+#!/bin/bash
+# pmsignal for pmdaproc.sh under test: only pmcd $2 and what it started
+sig=TERM all=false
+while [ \$# -gt 0 ]; do
+    case \$1 in
+    -a) all=true ;;
+    -s) sig=\${2#SIG} && shift ;;
+    *) break ;;
+    esac
+    shift
+done
+if \$all; then
+    [ "\$*" = pmcd ] || { echo "refused: -a \$*" >>"$1/log"; exit 1; }
+    kill -s "\$sig" $2 && echo "sent \$sig to pmcd $2" >>"$1/log"
+    exit
 fi
-echo "ok: system pmcd up (started by this test: $started)"
+ours=" \$(ps -e -o pid=,ppid= | awk -v top=$2 '
+    { parent[\$1] = \$2 }
+    END { for (p in parent) for (q = parent[p]; q > 1; q = parent[q])
+              if (q == top) { printf "%s ", p; break } }') "
+for p in "\$@"; do
+    if [[ \$ours == *" \$p "* ]]; then
+        kill -s "\$sig" "\$p" && echo "sent \$sig to agent \$p" >>"$1/log"
+    else
+        echo "spared \$p (not pmcd $2's)" >>"$1/log"
+    fi
+done
+EOF
+    chmod 755 "$1/pmsignal"
+}
 
-# what make install puts there
-mkdir -p "$dir"
-install -m 755 "$agent" "$here/../pmda/Install" "$here/../pmda/Remove" "$dir/"
-install -m 644 "$here/../pmda/"{pmns,root,help,domain.h} "$dir/"
+# put_files DIR: what make install puts into $PCP_PMDAS_DIR/parallax.
+put_files() {
+    mkdir -p "$1"
+    install -m 755 "$agent" "$src/Install" "$src/Remove" "$1/"
+    install -m 644 "$src/"{pmns,root,help,domain.h} "$1/"
+}
 
-(cd "$dir" && ./Install </dev/null) >"$work/install" 2>&1 ||
-    fail "Install failed: $(cat "$work/install")"
-grep -qE 'Check parallax metrics have appeared \.\.\. [0-9]+ metrics and [0-9]+ values' \
-    "$work/install" || fail "Install: metrics did not appear: $(cat "$work/install")"
-grep -qE '^parallax[[:space:]]+498[[:space:]]+pipe[[:space:]]+binary[[:space:]]+.*pmdaparallax -d 498' \
-    "$conf" || fail "pmcd.conf line: $(grep parallax "$conf")"
-echo "ok: Install: $(grep -o 'Check parallax.*' "$work/install")"
+# value METRIC: the value pminfo -f prints for a singular metric (through
+# pcpenv, the environment that reaches the pmcd under test).
+value() {
+    pcpenv pminfo -f "$1" 2>&1 | sed -n 's/^ *value "\{0,1\}\([^"]*\)"\{0,1\}$/\1/p'
+}
 
-user=$(pminfo -f parallax.agent.user | sed -n 's/^ *value "\(.*\)"$/\1/p')
-[ "$user" = "$PCP_USER" ] || fail "agent runs as '$user', not $PCP_USER"
-pmstore parallax.control.start "syscall-null --duration=60" >/dev/null ||
-    fail "local store refused"
-apid=$(pgrep -x pmdaparallax | head -1)
-wuser() { ps -o user= --ppid "$apid" | grep -qx "$PCP_USER"; }
-wait_for 5 wuser || fail "no workload running as $PCP_USER: $(ps -o user=,pid=,comm= --ppid "$apid")"
-[ "$(ps -o user= -p "$apid" | xargs)" = "$PCP_USER" ] || fail "agent not $PCP_USER"
-pmstore parallax.control.stop syscall-null >/dev/null || fail "stop refused"
-echo "ok: started by pmdaroot as root, runs as $user, and so does its workload"
+# exercise LEG DIR CONF PMCD_PID: Install, checks, Install in another
+# domain, Remove, checks, in DIR (a .../pmdas/parallax) for the pmcd
+# PMCD_PID whose control file is CONF. pcpenv runs a command in the
+# environment that reaches that pmcd; PATH holds the shim.
+exercise() {
+    local leg=$1 dir=$2 conf=$3 pmcd=$4 out=$work/$1.out user apid
+    (cd "$dir" && pcpenv ./Install </dev/null) >"$out" 2>&1 ||
+        fail "$leg: Install failed: $(cat "$out")"
+    grep -qE 'Check parallax metrics have appeared \.\.\. [0-9]+ metrics and [0-9]+ values' \
+        "$out" || fail "$leg: Install: metrics did not appear: $(cat "$out")"
+    grep -qE "^parallax[[:space:]]+498[[:space:]]+pipe[[:space:]]+binary[[:space:]]+$dir/pmdaparallax -d 498" \
+        "$conf" || fail "$leg: pmcd.conf line: $(grep parallax "$conf")"
+    echo "ok: $leg: Install: $(grep -o 'Check parallax.*' "$out")"
 
-(cd "$dir" && PARALLAX_DOMAIN=496 ./Install </dev/null) >"$work/install" 2>&1 ||
-    fail "Install with PARALLAX_DOMAIN=496: $(cat "$work/install")"
-pminfo -m parallax.agent.version | grep -q 'PMID: 496\.0\.0' ||
-    fail "not moved to domain 496: $(pminfo -m parallax.agent.version)"
-pminfo -f parallax.agent.version | grep -q 'value "' || fail "no value in 496"
-pminfo -t parallax.workload.ops | grep -q 'Operations measured' ||
-    fail "help text lost in domain 496"
-grep -qE '^parallax[[:space:]]+496[[:space:]].*-d 496' "$conf" ||
-    fail "pmcd.conf not moved to 496"
-echo "ok: PARALLAX_DOMAIN=496 ./Install moved it to domain 496"
+    user=$(value parallax.agent.user)
+    [ "$user" = "$PCP_USER" ] || fail "$leg: agent runs as '$user', not $PCP_USER"
+    pcpenv pmstore parallax.control.start "syscall-null --duration=60" >/dev/null ||
+        fail "$leg: local store refused"
+    apid=$(agent "$pmcd")
+    [ -n "$apid" ] || fail "$leg: no pmdaparallax under pmcd $pmcd"
+    wuser() { ps -o user= --ppid "$apid" | grep -qx "$PCP_USER"; }
+    wait_for 5 wuser ||
+        fail "$leg: no workload running as $PCP_USER: $(ps -o user=,pid=,comm= --ppid "$apid")"
+    [ "$(ps -o user= -p "$apid" | xargs)" = "$PCP_USER" ] || fail "$leg: agent not $PCP_USER"
+    pcpenv pmstore parallax.control.stop syscall-null >/dev/null || fail "$leg: stop refused"
+    echo "ok: $leg: the agent runs as $user, and so does its workload"
 
-(cd "$dir" && ./Remove </dev/null) >"$work/remove" 2>&1 ||
-    fail "Remove failed: $(cat "$work/remove")"
-grep -q 'Check parallax metrics have gone away ... OK' "$work/remove" ||
-    fail "Remove: $(cat "$work/remove")"
-grep -q '^parallax' "$conf" && fail "Remove left the pmcd.conf line"
-pminfo parallax >/dev/null 2>&1 && fail "parallax names left in the namespace"
-pminfo -f pmcd.version >/dev/null 2>&1 || fail "pmcd unhealthy after Remove"
-gone() { ! pgrep -x pmdaparallax >/dev/null; }
-wait_for 10 gone || fail "pmdaparallax still running after Remove"
-echo "ok: Remove: names and agent gone, pmcd still answers"
+    (cd "$dir" && PARALLAX_DOMAIN=496 pcpenv ./Install </dev/null) >"$out" 2>&1 ||
+        fail "$leg: Install with PARALLAX_DOMAIN=496: $(cat "$out")"
+    pcpenv pminfo -m parallax.agent.version | grep -q 'PMID: 496\.0\.0' ||
+        fail "$leg: not moved to domain 496: $(pcpenv pminfo -m parallax.agent.version)"
+    [ -n "$(value parallax.agent.version)" ] || fail "$leg: no value in 496"
+    pcpenv pminfo -t parallax.workload.ops | grep -q 'Operations measured' ||
+        fail "$leg: help text lost in domain 496"
+    grep -qE '^parallax[[:space:]]+496[[:space:]].*-d 496' "$conf" ||
+        fail "$leg: pmcd.conf not moved to 496"
+    echo "ok: $leg: PARALLAX_DOMAIN=496 ./Install moved it to domain 496"
+
+    (cd "$dir" && pcpenv ./Remove </dev/null) >"$out" 2>&1 ||
+        fail "$leg: Remove failed: $(cat "$out")"
+    grep -q 'Check parallax metrics have gone away ... OK' "$out" ||
+        fail "$leg: Remove: $(cat "$out")"
+    grep -q '^parallax' "$conf" && fail "$leg: Remove left the pmcd.conf line"
+    pcpenv pminfo parallax >/dev/null 2>&1 && fail "$leg: parallax names left in the namespace"
+    pcpenv pminfo -f pmcd.version >/dev/null 2>&1 || fail "$leg: pmcd unhealthy after Remove"
+    no_agents() { [ -z "$(agents "$pmcd")" ]; }
+    wait_for 10 no_agents ||
+        fail "$leg: pmdaparallax still running after Remove: $(descendants "$pmcd" | xargs)"
+    echo "ok: $leg: Remove: names and agent gone, pmcd still answers"
+}
+
+# check_shim LEG: pmdaproc.sh's signals went through the shim, to its pmcd.
+check_shim() {
+    grep -q '^sent HUP to pmcd ' "$work/$1.shim/log" ||
+        fail "$1: pmdaproc.sh never signalled pmcd through the shim: $(cat "$work/$1.shim/log" 2>&1)"
+    local log=$work/$1.shim/log
+    echo "ok: $1: pmdaproc.sh's signals narrowed: $(grep -c 'to pmcd' "$log")" \
+        "to its pmcd, $(grep -c 'to agent' "$log") to its agents," \
+        "$(grep -c '^spared' "$log") to others' agents held back"
+}
+
+private_leg() {
+    local port root=$work/private
+    port=${PMCD_TEST_PORT:-} # a fixed port where ports are shared out
+    [ -n "$port" ] || port=$(free_port) || fail "no free port"
+    mkdir -p "$root/var/pmns" "$root/log/pmcd" "$root/rc"
+    cp "$sys_root" "$root/var/pmns/root"
+    # nothing may restart a pmcd (__restore_pmcd would start the system's)
+    printf '#!/bin/sh\necho "rc: not starting pmcd $*" >&2\nexit 1\n' >"$root/rc/pmcd"
+    chmod 755 "$root/rc/pmcd"
+    # the environment that points PCP's tools (and pmcd, and through it the
+    # agent, which finds its help in $PCP_PMDAS_DIR) at this pmcd
+    local pcp_vars=(PCP_PMCDCONF_PATH="$work/pmcd/pmcd.conf"
+        PCP_PMDAS_DIR="$root/pmdas" PCP_VAR_DIR="$root/var"
+        PMNS_DEFAULT="$root/var/pmns/root" PCP_LOG_DIR="$root/log"
+        PCP_RUN_DIR="$work/pmcd" PMCD_PORT="$port"
+        PCP_RC_DIR="$root/rc" PCP_SYSTEMDUNIT_DIR="$root/rc")
+    # pmcd from its log directory, as the rc script starts it: its agents
+    # log into the current directory
+    (cd "$root/log/pmcd" && export "${pcp_vars[@]}" &&
+        pmcd_start "$work/pmcd" "$port") || fail "private pmcd did not start on $port"
+    local pmcd
+    pmcd=$(cat "$work/pmcd/pid")
+    make_shim "$work/private.shim" "$pmcd"
+    pcpenv() {
+        env PATH="$work/private.shim:$PCP_BINADM_DIR:$PATH" "${pcp_vars[@]}" "$@"
+    }
+    pcpenv pminfo -f pmcd.pmlogger.port >/dev/null 2>&1 # warm up
+    [ "$(pcpenv pminfo -f pmcd.pid 2>/dev/null | sed -n 's/^ *value //p')" = "$pmcd" ] ||
+        fail "private: pminfo does not reach pmcd $pmcd through the environment"
+    echo "ok: private: pmcd $pmcd on port $port, reached through PCP's environment"
+    put_files "$root/pmdas/parallax"
+    exercise private "$root/pmdas/parallax" "$work/pmcd/pmcd.conf" "$pmcd"
+    check_shim private
+    cmp -s "$work/sys.pmcd.conf" "$sys_conf" || fail "private: the system's pmcd.conf changed"
+    cmp -s "$work/sys.root" "$sys_root" || fail "private: the system's namespace changed"
+    echo "ok: private: the system's pmcd.conf and namespace untouched"
+    pmcd_stop "$work/pmcd"
+}
+
+system_leg() {
+    [ "$(id -u)" = 0 ] || fail "Install and Remove against the system's pmcd need root"
+    local found=()
+    [ -e "$sys_dir" ] && found+=("$sys_dir exists")
+    grep -q '^parallax[[:space:]]' "$sys_conf" &&
+        found+=("$sys_conf has '$(grep -m 1 '^parallax' "$sys_conf" | tr -s '[:space:]' ' ')'")
+    [ ${#found[@]} = 0 ] ||
+        fail "pmdaparallax is already installed for the system's pmcd" \
+            "(${found[*]}); this test installs and removes its own, so" \
+            "take that one out first (./Remove in $sys_dir)"
+    # pmcd itself, not its rc script: that one refuses to start while any
+    # other pmcd runs (the private ones of other tests or benchmarks). From
+    # its log directory, as the rc script starts it.
+    if ! pminfo pmcd.version >/dev/null 2>&1; then
+        (cd "$PCP_LOG_DIR/pmcd" && "$PCP_BINADM_DIR/pmcd" -A) >"$work/start" 2>&1 ||
+            fail "cannot start pmcd: $(tr "\n" " " <"$work/start")"
+        sys_started=true
+        wait_for 30 pminfo pmcd.version >/dev/null 2>&1 || fail "pmcd not up"
+    fi
+    local pmcd
+    pmcd=$(pminfo -f pmcd.pid | sed -n 's/^ *value //p')
+    [ -n "$pmcd" ] || fail "system: no pmcd.pid"
+    echo "ok: system: pmcd $pmcd up (started by this test: $sys_started)"
+    make_shim "$work/system.shim" "$pmcd"
+    pcpenv() { env PATH="$work/system.shim:$PCP_BINADM_DIR:$PATH" "$@"; }
+    sys_touched=true
+    put_files "$sys_dir"
+    exercise system "$sys_dir" "$sys_conf" "$pmcd"
+    check_shim system
+}
+
+static_checks
+private_leg
+system_leg
 echo "all Install/Remove checks passed"
