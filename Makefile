@@ -141,6 +141,12 @@ $(HELLO_DYN): $(HELLO_SRC)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBPARALLAX)
 	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(TEST_LIBS)
 
+# tui/ code under a unit test: curses instead of the collectors
+$(BUILD)/tests/unit/test_row_cache.o: XCFLAGS = $(TEST_CFLAGS) $(CURSES_CFLAGS)
+$(BUILD)/tests/unit/test_row_cache: $(BUILD)/tests/unit/test_row_cache.o \
+    $(BUILD)/tui/row_cache.o
+	$(CC) $(SAN) -o $@ $^ $(call pc,--libs,cmocka ncursesw)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PARALLAX) $(PARALLAX_RUN) $(DESTDIR)$(PREFIX)/bin/

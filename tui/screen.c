@@ -11,6 +11,7 @@
 #include "core/version.h"
 #include "tui/colors.h"
 #include "tui/keybar.h"
+#include "tui/row_cache.h"
 #include "tui/status.h"
 #include "tui/tui.h"
 
@@ -101,6 +102,10 @@ void screen_draw(const struct session *s, const struct jobs *j,
             prompt_draw(prompt, 1);
     }
     /* the cursor shows only at the end of a prompt's typed text */
-    curs_set(prompt && COLS >= TUI_MIN_COLS && LINES >= TUI_MIN_ROWS);
+    bool small = COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS;
+    curs_set(prompt && !small);
+    if (small) /* no table this time: nothing of it to keep */
+        row_cache_begin(0, 0);
+    row_cache_end(ov->help || prompt || small);
     refresh();
 }

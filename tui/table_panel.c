@@ -17,6 +17,7 @@
 #include "core/view_time.h"
 #include "tui/colors.h"
 #include "tui/panel.h"
+#include "tui/row_cache.h"
 
 #define SPARK_MAX       (2 * VIEW_SPARK_W)
 #define SPARK_MIN       4 /* below this, scroll rather than shrink */
@@ -126,6 +127,7 @@ static void put(int y, int x, int w, int attr, const char *text)
         return;
     if (x + w > COLS)
         w = COLS - x;
+    row_cache_feed(y, x, w, attr, text);
     chtype cells[256], a = cell_attr(attr);
     int n = 0;
     for (; n < w && n < 256 && text[n]; n++) {
@@ -162,6 +164,7 @@ static void put_cells(int y, int x, int cells, int attr, const char *text)
 {
     if (x + cells > COLS || cells <= 0)
         return;
+    row_cache_feed(y, x, cells, attr, text);
     cchar_t cc[SPARK_MAX + 1];
     chtype a = cell_attr(attr);
     int n = 0;
@@ -273,6 +276,7 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
 /* A section line across the screen: "─ name ─────". */
 static void draw_rule(int y, const char *name, bool utf8)
 {
+    row_cache_taint(y); /* ACS characters, not cells we hash */
     attron(colors_attr(ROLE_RULE));
     mvhline(y, 0, utf8 ? ACS_HLINE : '-', COLS);
     attroff(colors_attr(ROLE_RULE));
@@ -335,6 +339,7 @@ void table_panel_draw(struct table_panel *p, const struct session *s,
                       const struct jobs *j, int y0, int height, bool utf8)
 {
     static struct layout l; /* a few KB: kept off the stack */
+    row_cache_begin(y0, height);
     l.ntl =
         view_time_lines(s, j, l.tl, VIEW_TIME_LINES_MAX, VIEW_FAIR_TASKS_MAX);
     l.counter_rows = METRIC_COUNT + 1 + l.ntl;
