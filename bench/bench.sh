@@ -44,19 +44,8 @@ up_timeout=15          # seconds a program may take to draw its first screen
 cpu_limit=0.20         # parallax CPU / htop CPU must stay below this
 rss_limit=1.00         # parallax peak RSS / htop peak RSS at most this
 
-# Same terminal and locale for every program: htop and parallax both size
-# their drawing (and UTF-8 sparklines) from these.
-export TERM=xterm-256color LANG=C.UTF-8
-unset LC_ALL LC_CTYPE LC_NUMERIC
-
-die() { echo "bench: $*" >&2; exit 2; }
-
-# shellcheck source=../tests/lib.sh
-. "$here/../tests/lib.sh" # wait_for
-# shellcheck source=../tests/pmcd.sh
-. "$here/../tests/pmcd.sh" # free_port, pmcd_start, pmcd_stop
 # shellcheck source=lib.sh
-. "$here/lib.sh" # pool_start, pool_stop, pool_split
+. "$here/lib.sh" # the terminal and locale, die, wait_for, the pmcd pool
 
 tmx() { tmux -L "$sock" -f "$tmpdir/tmux.conf" "$@"; }
 
@@ -94,9 +83,7 @@ wait_gone() {
 check_prereqs() {
     [[ $seconds =~ ^[1-9][0-9]*$ ]] ||
         die "BENCH_SECONDS must be a positive whole number (got '$seconds')"
-    [ -n "$build" ] || die "usage: bench/bench.sh BUILD_DIR"
-    parallax=$(cd "$build" 2>/dev/null && pwd)/parallax || true
-    [ -x "$parallax" ] || die "no parallax binary in '$build'; run 'make build'"
+    bench_parallax "$build" "bench/bench.sh BUILD_DIR"
     local c
     for c in htop tmux pmstat python3; do
         command -v "$c" >/dev/null || die "$c not found; run 'make deps'"

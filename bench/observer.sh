@@ -31,17 +31,8 @@ limit=0.01
 size=80x24
 sock=parallax-observer-$$
 
-export TERM=xterm-256color LANG=C.UTF-8
-unset LC_ALL LC_CTYPE LC_NUMERIC
-
-# shellcheck source=../tests/lib.sh
-. "$here/../tests/lib.sh"
-# shellcheck source=../tests/pmcd.sh
-. "$here/../tests/pmcd.sh"
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-
-die() { echo "observer: $*" >&2; exit 2; }
 tmx() { tmux -L "$sock" -f /dev/null "$@"; }
 
 cleanup() {
@@ -124,21 +115,11 @@ PY
 }
 
 main() {
-    [ -n "$build" ] || die "usage: bench/observer.sh BUILD_DIR [OUT_FILE]"
-    parallax=$(cd "$build" 2>/dev/null && pwd)/parallax || true
-    [ -x "$parallax" ] || die "no parallax binary in '$build'; run 'make build'"
+    bench_parallax "$build" "bench/observer.sh BUILD_DIR [OUT_FILE]"
     [[ $rounds =~ ^[1-9][0-9]*$ && $repeats =~ ^[1-9][0-9]*$ ]] ||
         die "OBS_ROUNDS and OBS_REPEATS: positive counts"
-    tmp=$(mktemp -d /tmp/parallax-observer.XXXXXX)
-    export XDG_STATE_HOME=$tmp
     batch_pid="" tui_pid=""
-    trap cleanup EXIT
-    trap 'echo "observer: interrupted" >&2; exit 130' INT TERM HUP
-    if [ -z "$out" ]; then
-        mkdir -p "$here/out"
-        out="$here/out/observer-$(date +%Y%m%d-%H%M%S).txt"
-        : >"$out"
-    fi
+    bench_section
     pool_start "$tmp" 2 || die "could not start two pmcd guests"
     guests=(-h "g1=localhost:${pool_ports[0]}" -h "g2=localhost:${pool_ports[1]}")
     : >"$tmp/tui-cpu"
@@ -165,8 +146,7 @@ main() {
         table || rc=$?
     } >"$tmp/section"
     [ "$rc" = 0 ] || [ "$rc" = 1 ] || die "no table"
-    tee -a "$out" <"$tmp/section"
-    if [ "$rc" = 1 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then exit 1; fi
+    bench_section_end "$rc"
     return 0
 }
 

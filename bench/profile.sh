@@ -23,17 +23,8 @@ seconds=${3:-20}
 size=${4:-80x24}
 mode=${PROFILE_MODE:-tui}
 sock=parallax-profile-$$
-export TERM=xterm-256color LANG=C.UTF-8
-unset LC_ALL LC_CTYPE LC_NUMERIC
-
-# shellcheck source=../tests/lib.sh
-. "$here/../tests/lib.sh"
-# shellcheck source=../tests/pmcd.sh
-. "$here/../tests/pmcd.sh"
 # shellcheck source=lib.sh
-. "$here/lib.sh" # pool_start, pool_split
-
-die() { echo "profile: $*" >&2; exit 2; }
+. "$here/lib.sh" # the terminal and locale, die, pool_start, pool_split
 
 parallax=$(cd "$build" && pwd)/parallax
 [ -x "$parallax" ] || die "no parallax in $build"

@@ -31,17 +31,8 @@ settle=4         # s after the first screen for every guest to connect
 cpu_limit=5      # % of one core, at the largest count
 key_limit=50     # ms
 
-export TERM=xterm-256color LANG=C.UTF-8
-unset LC_ALL LC_CTYPE LC_NUMERIC
-
-# shellcheck source=../tests/lib.sh
-. "$here/../tests/lib.sh"
-# shellcheck source=../tests/pmcd.sh
-. "$here/../tests/pmcd.sh"
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-
-die() { echo "scale: $*" >&2; exit 2; }
 
 cleanup() {
     trap - EXIT INT TERM HUP
@@ -53,29 +44,12 @@ cleanup() {
     rm -rf "$tmp"
 }
 
-# fetches: the fetch requests the pool's pmcds have received in all (PCP 6
-# clients send the highres kind), this probe's own included.
-fetches() {
-    local p sum=0 n
-    for p in "${pool_ports[@]}"; do
-        n=$(pmprobe -v -h "localhost:$p" pmcd.pdu_in.fetch \
-            pmcd.pdu_in.highres_fetch | awk '{ s += $3 } END { print s + 0 }')
-        sum=$((sum + n))
-    done
-    echo "$sum"
-}
-
-# A stand-in that answers `g` at once, for the probe's floor.
-# shellcheck disable=SC2016 # expanded by the bash that runs it
-echo_sh='stty raw -echo; echo "CPU user %"
-while IFS= read -rsn1 c; do [ "$c" != g ] || echo "add guest"; done'
-
 # run N: parallax with N sources; "N CPU% WORST_MS MEDIAN_MS P90_MS
 # FLOOR_WORST_MS FETCHES_PER_GUEST_S" on stdout.
 run() {
     local n=$1 f0 f1 t0 t1
     pool_split $((n - 1))
-    f0=$(fetches)
+    f0=$(pmcd_fetches "${pool_ports[@]}")
     t0=$EPOCHREALTIME
     KEYPROBE_ADD="${pool_add[*]}" KEYPROBE_SETTLE=$settle \
         KEYPROBE_CPU="$tmp/cpu-$n" python3 "$here/keyprobe.py" "$size" \
@@ -83,13 +57,13 @@ run() {
         >"$tmp/probe-$n" 2>"$tmp/probe-$n.err" &
     probe_pid=$!
     KEYPROBE_SETTLE=$settle python3 "$here/keyprobe.py" "$size" "$presses" \
-        "$seconds" -- bash -c "$echo_sh" >"$tmp/floor-$n" &
+        "$seconds" -- bash -c "$stand_in_sh" >"$tmp/floor-$n" &
     floor_pid=$!
     wait "$probe_pid" || die "keyprobe.py failed with $n sources: $(tail -n1 "$tmp/probe-$n.err")"
     wait "$floor_pid" || die "keyprobe.py failed on the stand-in"
     probe_pid="" floor_pid=""
     t1=$EPOCHREALTIME
-    f1=$(fetches)
+    f1=$(pmcd_fetches "${pool_ports[@]}")
     local lat fl
     lat=$(lat_stats "$tmp/probe-$n")
     fl=$(lat_stats "$tmp/floor-$n")
@@ -111,25 +85,15 @@ lat_stats() {
 }
 
 main() {
-    [ -n "$build" ] || die "usage: bench/scale.sh BUILD_DIR [OUT_FILE]"
-    parallax=$(cd "$build" 2>/dev/null && pwd)/parallax || true
-    [ -x "$parallax" ] || die "no parallax binary in '$build'; run 'make build'"
+    bench_parallax "$build" "bench/scale.sh BUILD_DIR [OUT_FILE]"
     local n
     for n in $counts; do
         if ! [[ $n =~ ^[0-9]+$ ]] || ((n < 2 || n > 64)); then
             die "SCALE_SOURCES: 2..64"
         fi
     done
-    tmp=$(mktemp -d /tmp/parallax-scale.XXXXXX)
-    export XDG_STATE_HOME=$tmp
     probe_pid="" floor_pid=""
-    trap cleanup EXIT
-    trap 'echo "scale: interrupted" >&2; exit 130' INT TERM HUP
-    if [ -z "$out" ]; then
-        mkdir -p "$here/out"
-        out="$here/out/scale-$(date +%Y%m%d-%H%M%S).txt"
-        : >"$out"
-    fi
+    bench_section
     pool_start "$tmp" "$npmcd" || die "could not start $npmcd pmcds"
     local load0
     load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -159,8 +123,7 @@ main() {
         done <"$tmp/rows"
         printf '%s\n' "(fetch/s: fetches per guest and second at the pmcds, 1.00 = every interval)"
     } >"$tmp/section"
-    tee -a "$out" <"$tmp/section"
-    if [ "$rc" = 1 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then exit 1; fi
+    bench_section_end "$rc"
     return 0
 }
 

@@ -45,15 +45,8 @@ sock=parallax-stalled-$$
 timeout_us=2000000 # a press not seen after this counts as 2000 ms
 size=120x40
 
-export TERM=xterm-256color LANG=C.UTF-8
-unset LC_ALL LC_CTYPE LC_NUMERIC
-
-# shellcheck source=../tests/lib.sh
-. "$here/../tests/lib.sh" # wait_for
-# shellcheck source=../tests/pmcd.sh
-. "$here/../tests/pmcd.sh" # free_port, pmcd_start, pmcd_stop
-
-die() { echo "stalled: $*" >&2; exit 2; }
+# shellcheck source=lib.sh
+. "$here/lib.sh" # wait_for, free_port, pmcd_start, pmcd_stop, die
 
 # Accepts on every port given and holds each connection open, reading and
 # never writing; logs "open|close PORT EPOCH" (close: the client gave up).
@@ -102,9 +95,7 @@ cleanup() {
 check_prereqs() {
     [[ $seconds =~ ^[1-9][0-9]*$ ]] || die "STALL_SECONDS: whole seconds"
     [[ $presses =~ ^[1-9][0-9]*$ ]] || die "STALL_PRESSES: a positive count"
-    [ -n "$build" ] || die "usage: bench/stalled.sh BUILD_DIR [OUT_FILE]"
-    parallax=$(cd "$build" 2>/dev/null && pwd)/parallax || true
-    [ -x "$parallax" ] || die "no parallax binary in '$build'; run 'make build'"
+    bench_parallax "$build" "bench/stalled.sh BUILD_DIR [OUT_FILE]"
     local c
     for c in tmux python3 pmprobe; do
         command -v "$c" >/dev/null || die "$c not found; run 'make deps'"
@@ -128,13 +119,6 @@ ports() {
 # guests LIVE STALL: parallax's options for the two guests.
 guests() {
     echo "-h live=localhost:${port[$1]} -h stalled=localhost:${port[$2]}"
-}
-
-# fetches PORT: the fetch requests the pmcd on PORT has received (PCP 6
-# clients send the highres kind), this probe's own included.
-fetches() {
-    pmprobe -v -h "localhost:$1" pmcd.pdu_in.fetch pmcd.pdu_in.highres_fetch |
-        awk '{ s += $3 } END { print s + 0 }'
 }
 
 # stamp: prefixes each line read with the time it arrived (epoch seconds).
@@ -172,11 +156,6 @@ start_all() {
         die "pane is not $size"
 }
 
-# A stand-in that answers `g` at once, for the pty probe's floor.
-# shellcheck disable=SC2016 # expanded by the bash that runs it
-echo_sh='stty raw -echo; echo "CPU user %"
-while IFS= read -rsn1 c; do [ "$c" != g ] || echo "add guest"; done'
-
 # probe: the pty runs, in the background: parallax and the stand-in, each
 # "WHEN LATENCY RUN WAIT SELF_WAIT" a press (see keyprobe.py).
 probe() {
@@ -185,7 +164,7 @@ probe() {
         "$parallax" -t 1 $(guests text_live probe_stall) >"$tmp/probe" &
     probe_pid=$!
     python3 "$here/keyprobe.py" "$size" "$presses" "$seconds" -- \
-        bash -c "$echo_sh" >"$tmp/floor" &
+        bash -c "$stand_in_sh" >"$tmp/floor" &
     floor_pid=$!
 }
 
@@ -235,26 +214,17 @@ overhead() {
 
 main() {
     check_prereqs
-    tmp=$(mktemp -d /tmp/parallax-stalled.XXXXXX)
-    export XDG_STATE_HOME=$tmp # the TUIs' logs go here, not to ~
     probe_pid="" floor_pid="" text_pid="" stamp_pid="" listener_pid=""
-    trap cleanup EXIT
-    trap 'echo "stalled: interrupted" >&2; exit 130' INT TERM HUP
-    if [ -z "$out" ]; then
-        mkdir -p "$here/out"
-        out="$here/out/stalled-$(date +%Y%m%d-%H%M%S).txt"
-        printf 'parallax stalled-guest bench (%s, %s)\n' "$("$parallax" -V)" \
-            "$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo no git)" |
-            tee "$out"
-    fi
+    bench_section "parallax stalled-guest bench ($("$parallax" -V), $(
+        git -C "$here" rev-parse --short HEAD 2>/dev/null || echo no git))"
     ports
     start_all
     echo "stalled: $presses keys in tmux and $presses at a pty over $seconds s," \
         "one guest silent..." >&2
-    fetch0=$(fetches "${port[tui_live]}")
+    fetch0=$(pmcd_fetches "${port[tui_live]}")
     probe
     measure
-    fetch1=$(fetches "${port[tui_live]}")
+    fetch1=$(pmcd_fetches "${port[tui_live]}")
     load=$(cut -d' ' -f1-3 /proc/loadavg)
     kill "$text_pid" # the text run ends with the window
     wait "$stamp_pid" || true
@@ -269,10 +239,8 @@ main() {
     local rc=0
     "$here/stalled_report.sh" "$tmp" >"$tmp/section" || rc=$?
     [ "$rc" = 0 ] || [ "$rc" = 1 ] || die "stalled_report.sh failed"
-    cat "$tmp/section" >>"$out"
-    cat "$tmp/section"
-    echo "stalled: appended to bench/out/${out##*/}" >&2
-    if [ "$rc" = 1 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then exit 1; fi
+    echo "stalled: appending to bench/out/${out##*/}" >&2
+    bench_section_end "$rc"
 }
 
 main "$@"

@@ -71,19 +71,6 @@ static void *gtop_open(const char *target, char *err, size_t errlen)
     return st;
 }
 
-static void set_count(struct sample *out, int id, uint64_t v)
-{
-    out->have[id] = true;
-    out->count[id] = v;
-    out->width[id] = 64;
-}
-
-static void set_value(struct sample *out, int id, double v)
-{
-    out->have[id] = true;
-    out->value[id] = v;
-}
-
 /* /proc/stat: steal (8th CPU field), ctxt, processes, intr, procs_running */
 static void read_proc_stat(const struct gtop_state *st, struct sample *out)
 {
@@ -97,16 +84,16 @@ static void read_proc_stat(const struct gtop_state *st, struct sample *out)
         if (strncmp(line, "cpu ", 4) == 0 &&
             sscanf(line + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
                    &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8)
-            set_count(out, METRIC_CPU_STEAL,
-                      (uint64_t)((double)v[7] * st->ms_per_tick));
+            sample_set_count(out, METRIC_CPU_STEAL,
+                             (uint64_t)((double)v[7] * st->ms_per_tick));
         else if (sscanf(line, "ctxt %llu", &v[0]) == 1)
-            set_count(out, METRIC_CTXSW, v[0]);
+            sample_set_count(out, METRIC_CTXSW, v[0]);
         else if (sscanf(line, "processes %llu", &v[0]) == 1)
-            set_count(out, METRIC_FORKS, v[0]);
+            sample_set_count(out, METRIC_FORKS, v[0]);
         else if (sscanf(line, "intr %llu", &v[0]) == 1)
-            set_count(out, METRIC_INTR, v[0]);
+            sample_set_count(out, METRIC_INTR, v[0]);
         else if (sscanf(line, "procs_running %llu", &v[0]) == 1)
-            set_value(out, METRIC_RUNNABLE, (double)v[0]);
+            sample_set_value(out, METRIC_RUNNABLE, (double)v[0]);
     }
     fclose(f);
 }
@@ -139,8 +126,8 @@ static void read_diskstats(struct sample *out)
         wbytes += wr * 512;
     }
     fclose(f);
-    set_count(out, METRIC_DISK_READ, rbytes);
-    set_count(out, METRIC_DISK_WRITE, wbytes);
+    sample_set_count(out, METRIC_DISK_READ, rbytes);
+    sample_set_count(out, METRIC_DISK_WRITE, wbytes);
 }
 
 /* /proc/meminfo MemAvailable, in bytes, or -1 */
@@ -190,13 +177,14 @@ static int gtop_fetch(void *state, struct sample *out)
 
     /* libgtop counts CPU time in ticks of cpu.frequency per second */
     double ms = 1000.0 / (double)(cpu.frequency ? cpu.frequency : 100);
-    set_count(out, METRIC_CPU_USER, (uint64_t)((double)cpu.user * ms));
-    set_count(out, METRIC_CPU_SYS, (uint64_t)((double)cpu.sys * ms));
-    set_count(out, METRIC_CPU_IDLE, (uint64_t)((double)cpu.idle * ms));
-    set_count(out, METRIC_CPU_IOWAIT, (uint64_t)((double)cpu.iowait * ms));
-    set_value(out, METRIC_LOAD1, load.loadavg[0]);
+    sample_set_count(out, METRIC_CPU_USER, (uint64_t)((double)cpu.user * ms));
+    sample_set_count(out, METRIC_CPU_SYS, (uint64_t)((double)cpu.sys * ms));
+    sample_set_count(out, METRIC_CPU_IDLE, (uint64_t)((double)cpu.idle * ms));
+    sample_set_count(out, METRIC_CPU_IOWAIT,
+                     (uint64_t)((double)cpu.iowait * ms));
+    sample_set_value(out, METRIC_LOAD1, load.loadavg[0]);
     if (avail >= 0)
-        set_value(out, METRIC_MEM_USED, (double)mem.total - avail);
+        sample_set_value(out, METRIC_MEM_USED, (double)mem.total - avail);
     read_info(out, (double)mem.total);
     return 0;
 }

@@ -116,26 +116,13 @@ static const char *field(const char *text, const char *key)
     return NULL;
 }
 
-static void set_count(struct sample *out, int id, uint64_t v)
-{
-    out->have[id] = true;
-    out->count[id] = v;
-    out->width[id] = 64;
-}
-
-static void set_value(struct sample *out, int id, double v)
-{
-    out->have[id] = true;
-    out->value[id] = v;
-}
-
 /* One counter after `key` in text, if the line is there. */
 static void stat_count(const char *text, const char *key, int id,
                        struct sample *out)
 {
     const char *p = field(text, key);
     if (p)
-        set_count(out, id, strtoull(p, NULL, 10));
+        sample_set_count(out, id, strtoull(p, NULL, 10));
 }
 
 /* /proc/stat: the "cpu " line's user nice system idle iowait irq softirq
@@ -163,8 +150,8 @@ static void read_stat(struct proc_state *st, struct sample *out)
                                    METRIC_CPU_STEAL};
     for (int i = 0; i < 8; i++)
         if (cpu_ids[i] >= 0)
-            set_count(out, cpu_ids[i],
-                      (uint64_t)((double)v[i] * st->ms_per_tick));
+            sample_set_count(out, cpu_ids[i],
+                             (uint64_t)((double)v[i] * st->ms_per_tick));
     stat_count(text, "ctxt ", METRIC_CTXSW, out);
     stat_count(text, "processes ", METRIC_FORKS, out);
     stat_count(text, "intr ", METRIC_INTR, out);
@@ -179,8 +166,8 @@ static void read_loadavg(struct proc_state *st, struct sample *out)
     unsigned long running, total;
     if (text && sscanf(text, "%lf %lf %lf %lu/%lu", &load[0], &load[1],
                        &load[2], &running, &total) == 5) {
-        set_value(out, METRIC_LOAD1, load[0]);
-        set_value(out, METRIC_RUNNABLE, (double)running);
+        sample_set_value(out, METRIC_LOAD1, load[0]);
+        sample_set_value(out, METRIC_RUNNABLE, (double)running);
     }
 }
 
@@ -196,8 +183,8 @@ static void read_meminfo(struct proc_state *st, struct sample *out)
     double total_b = (double)strtoull(total, NULL, 10) * 1024;
     st->info.mem_bytes = total_b;
     if (avail)
-        set_value(out, METRIC_MEM_USED,
-                  total_b - (double)strtoull(avail, NULL, 10) * 1024);
+        sample_set_value(out, METRIC_MEM_USED,
+                         total_b - (double)strtoull(avail, NULL, 10) * 1024);
 }
 
 /* A whole disk (not a partition, loop, ram or device-mapper device) has a
@@ -246,8 +233,8 @@ static void read_diskstats(struct proc_state *st, struct sample *out)
         rbytes += v[2] * 512;
         wbytes += v[6] * 512;
     }
-    set_count(out, METRIC_DISK_READ, rbytes);
-    set_count(out, METRIC_DISK_WRITE, wbytes);
+    sample_set_count(out, METRIC_DISK_READ, rbytes);
+    sample_set_count(out, METRIC_DISK_WRITE, wbytes);
 }
 
 static void read_info(struct proc_state *st)

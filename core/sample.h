@@ -77,6 +77,21 @@ struct sample {
     struct store_result store[SAMPLE_MAX_STORES];
 };
 
+/* A counter of the metric table, as a collector sets it (64 bits wide). */
+static inline void sample_set_count(struct sample *out, int id, uint64_t v)
+{
+    out->have[id] = true;
+    out->count[id] = v;
+    out->width[id] = 64;
+}
+
+/* An instant value of the metric table. */
+static inline void sample_set_value(struct sample *out, int id, double v)
+{
+    out->have[id] = true;
+    out->value[id] = v;
+}
+
 /* The host's view of when the fetch happened: the request's midpoint. */
 static inline double sample_midpoint(const struct sample *s)
 {

@@ -13,6 +13,19 @@ use_build() {
     [ -x "$bin" ] || fail "no $bin; run make build"
 }
 
+# use_agent [BUILD_DIR]: sets build (PARALLAX_BUILD, else BUILD_DIR in the
+# source tree, else build/), exported as PARALLAX_BUILD (pmcd_start_agent
+# runs the agent from it), and agent to its pmdaparallax; fails when that
+# is not built.
+use_agent() {
+    local top
+    top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    build=${PARALLAX_BUILD:-$top/${1:-build}}
+    export PARALLAX_BUILD=$build
+    agent=$build/pmdaparallax
+    [ -x "$agent" ] || fail "no $agent; run make build"
+}
+
 fail() {
     echo "FAIL: $*" >&2
     exit 1
@@ -42,4 +55,57 @@ expect_fail() {
     printf '%s\n' "$err" | grep -qE -- "$pattern" ||
         fail "'$*' said '$err', expected /$pattern/"
     echo "ok: $* -> $rc: $err"
+}
+
+# The screen tests drive the real TUI in a tmux server of their own.
+# tmux_use NAME [-J]: names that server (socket NAME-PID, in sock) for the
+# helpers below; -J makes screen join wrapped lines.
+tmux_use() {
+    sock=$1-$$
+    screen_join=${2:-}
+}
+
+# tm ARGS...: tmux on the test's own server.
+tm() { tmux -L "$sock" "$@"; }
+
+# tmux_stop: kills the test's server and removes its socket file (tmux 3.3
+# leaves it behind).
+tmux_stop() {
+    tm kill-server 2>/dev/null
+    rm -f "/tmp/tmux-$(id -u)/$sock"
+}
+
+# screen: what window t shows; has ERE / hasnt ERE: whether a line of it
+# matches ERE.
+screen() { tm capture-pane -p ${screen_join:+"$screen_join"} -t t; }
+has() { screen | grep -qE "$1"; }
+hasnt() { ! has "$1"; }
+
+# tmux_new WIDTH HEIGHT COMMAND: starts the server with one window, t, of
+# WIDTHxHEIGHT running COMMAND, in an xterm-256color with a UTF-8 locale
+# (exported, so that what the test runs later gets them too).
+tmux_new() {
+    export TERM=xterm-256color LANG=C.UTF-8
+    tm -f /dev/null new-session -d -s t -x "$1" -y "$2" "$3"
+}
+
+# tmux_shell WIDTH HEIGHT [TERMINAL]: tmux_new with a plain bash at the
+# prompt "PROMPT$ ", in a window that keeps the size resize-window gives
+# it; TERMINAL, when given, becomes tmux's default-terminal. Fails the
+# test when no prompt shows.
+tmux_shell() {
+    tmux_new "$1" "$2" "bash --norc --noprofile" || fail "tmux did not start"
+    tm set-option -g window-size manual
+    [ -z "${3:-}" ] || tm set-option -g default-terminal "$3"
+    tm send-keys -t t "PS1='PROMPT\$ '; clear" Enter
+    wait_for 5 has '^PROMPT\$' || fail "no shell prompt"
+}
+
+# tmux_parallax COMMAND_LINE: at tmux_shell's prompt, clears the screen and
+# runs COMMAND_LINE (a parallax with its environment and options), which
+# then echoes EXIT=its status; fails the test when no CPU figure shows
+# within 10 s.
+tmux_parallax() {
+    tm send-keys -t t "clear; $*; echo EXIT=\$?" Enter
+    wait_for 10 has '^CPU user % +[0-9]+\.[0-9]' || { screen; fail "no figures ($*)"; }
 }

@@ -55,6 +55,26 @@ CONF
     fi
 }
 
+# pmcd_faketime RATE COMMAND...: runs COMMAND (pmcd_start or
+# pmcd_start_agent with their arguments) with pmcd, and the agents it
+# starts, under faketime at RATE host seconds per second (PMCD_WRAP); fails
+# the test when faketime is not installed.
+pmcd_faketime() {
+    local rate=$1 rc
+    shift
+    command -v faketime >/dev/null || fail "no faketime; run make deps"
+    PMCD_WRAP=(faketime -f "+0 x$rate")
+    # an ASan-built agent refuses to run after libfaketime is preloaded
+    # unless told that this order is meant
+    [ -n "${PARALLAX_SANITIZED:-}" ] && PMCD_WRAP=(env
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+        "${PMCD_WRAP[@]}")
+    "$@"
+    rc=$?
+    PMCD_WRAP=()
+    return "$rc"
+}
+
 # pmcd_stop DIR: stops the pmcd started in DIR (and its wrapper), if it
 # still runs.
 pmcd_stop() {
@@ -66,12 +86,16 @@ pmcd_stop() {
     rm -f "$dir/pid" "$dir/wrapper.pid"
 }
 
-# pmcd_start_agent DIR PORT [ACCESS]: pmcd_start with pmdaparallax (from
-# $PARALLAX_BUILD) as a pipe agent under domain 497 (not domain.h's, as
-# PARALLAX_DOMAIN would give), its namespace and help built as Install
-# builds them.
+# The domain pmcd_start_agent gives pmdaparallax: not domain.h's, as
+# PARALLAX_DOMAIN would give.
+PMCD_AGENT_DOMAIN=497
+
+# pmcd_start_agent DIR PORT [ACCESS]: pmcd_start in DIR/pmcd with
+# pmdaparallax (from $PARALLAX_BUILD) as a pipe agent under
+# PMCD_AGENT_DOMAIN, its namespace (DIR/root) and help (DIR/help) built as
+# Install builds them, its log DIR/agent.log; waits until it answers.
 pmcd_start_agent() {
-    local dir=$1 port=$2 access=${3:-} dom=497 binadm var src
+    local dir=$1 port=$2 access=${3:-} dom=$PMCD_AGENT_DOMAIN binadm var src
     binadm=$(. /etc/pcp.conf && echo "$PCP_BINADM_DIR")
     var=$(. /etc/pcp.conf && echo "$PCP_VAR_DIR")
     src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/pmda
@@ -86,4 +110,15 @@ pmcd_start_agent() {
     PMNS_DEFAULT=$dir/root pmcd_start "$dir/pmcd" "$port" "$line" "$access" &&
         wait_for 10 pminfo -h "localhost:$port" parallax.agent.version \
             >/dev/null 2>&1
+}
+
+# pmcd_two_agents DIR1 DIR2 [ACCESS2]: pmcd_start_agent in DIR1 and in DIR2
+# (with the [access] lines ACCESS2) on the ports PARALLAX_TEST_PORTS="P1
+# P2" names, else on free ones; sets p1 and p2. Fails the test when either
+# does not start.
+pmcd_two_agents() {
+    read -r p1 p2 <<<"${PARALLAX_TEST_PORTS:-$(free_port) $(free_port)}"
+    [ -n "$p1" ] && [ -n "$p2" ] || fail "no free ports"
+    pmcd_start_agent "$1" "$p1" || fail "pmcd with agent on $p1"
+    pmcd_start_agent "$2" "$p2" "${3:-}" || fail "pmcd with agent on $p2"
 }

@@ -4,8 +4,7 @@
 # from PCP (and from libgtop+/proc when the PCP namespace is missing).
 set -u
 . "$(dirname "$0")/../lib.sh"
-bin=${PARALLAX_BUILD:-build}/parallax
-[ -x "$bin" ] || fail "no $bin; run make build"
+use_build
 
 "$bin" --version | grep -qE '^parallax [0-9]+\.[0-9]+\.[0-9]+$' ||
     fail "--version"

@@ -7,16 +7,13 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
-bin=${PARALLAX_BUILD:-build}/parallax
-[ -x "$bin" ] || fail "no $bin; run make build"
-command -v faketime >/dev/null || fail "no faketime; run make deps"
+use_build
 
 work=$(mktemp -d)
 trap 'pmcd_stop "$work/fast"; rm -rf "$work"' EXIT
 port=$(free_port) || fail "no free port"
-PMCD_WRAP=(faketime -f "+0 x1.01")
-pmcd_start "$work/fast" "$port" || fail "pmcd under faketime did not start"
-PMCD_WRAP=()
+pmcd_faketime 1.01 pmcd_start "$work/fast" "$port" ||
+    fail "pmcd under faketime did not start"
 
 "$bin" --text -t 0.5 -n 30 -h "fast=localhost:$port" >"$work/out" ||
     fail "parallax exited $?"

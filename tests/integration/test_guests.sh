@@ -9,8 +9,7 @@ export LANG=C.UTF-8 LC_ALL= # the × and Δ% headers are UTF-8
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
-bin=${PARALLAX_BUILD:-build}/parallax
-[ -x "$bin" ] || fail "no $bin; run make build"
+use_build
 
 work=$(mktemp -d)
 cleanup() {

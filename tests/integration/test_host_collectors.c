@@ -80,7 +80,9 @@ static void assert_close(double a, double b, double f, const char *what)
         fail_msg("%s: collector %.1f vs /proc/stat %.1f", what, a, b);
 }
 
-static void check_backend(const struct backend *be)
+/* The backend's state for this host, opened; the test fails when it will
+ * not open. */
+static void *open_backend(const struct backend *be)
 {
     char err[160] = "";
     if (be->global_init)
@@ -88,6 +90,12 @@ static void check_backend(const struct backend *be)
     void *st = be->open(NULL, err, sizeof(err));
     if (!st)
         fail_msg("%s did not open: %s", be->name, err);
+    return st;
+}
+
+static void check_backend(const struct backend *be)
+{
+    void *st = open_backend(be);
     struct sample s0, s1;
     memset(&s0, 0, sizeof(s0));
     memset(&s1, 0, sizeof(s1));
@@ -144,12 +152,7 @@ static void test_proc(void **state)
 
 static void fetch_once(const struct backend *be, struct sample *s)
 {
-    char err[160] = "";
-    if (be->global_init)
-        be->global_init();
-    void *st = be->open(NULL, err, sizeof(err));
-    if (!st)
-        fail_msg("%s did not open: %s", be->name, err);
+    void *st = open_backend(be);
     memset(s, 0, sizeof(*s));
     assert_int_equal(be->fetch(st, s), 0);
     be->close(st);

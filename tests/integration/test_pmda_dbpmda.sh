@@ -8,9 +8,7 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
-build=${PARALLAX_BUILD:-$here/../${1:-build}}
-agent=$build/pmdaparallax
-[ -x "$agent" ] || fail "no $agent; run make build"
+use_agent "${1:-}"
 command -v dbpmda >/dev/null || fail "no dbpmda (package pcp)"
 newhelp=$(. /etc/pcp.conf && echo "$PCP_BINADM_DIR/newhelp")
 

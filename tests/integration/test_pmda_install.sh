@@ -24,10 +24,8 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
-build=${PARALLAX_BUILD:-$here/../${1:-build}}
-agent=$build/pmdaparallax
+use_agent "${1:-}"
 src=$here/../pmda
-[ -x "$agent" ] || fail "no $agent; run make build"
 eval "$(sed -n 's/^\(PCP_[A-Z_]*\)=\(.*\)$/\1=\2/p' /etc/pcp.conf)"
 
 # the scripts are pmdaproc.sh scripts whatever happens below

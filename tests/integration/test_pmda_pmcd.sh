@@ -11,40 +11,25 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
-build=${PARALLAX_BUILD:-$here/../${1:-build}}
-agent=$build/pmdaparallax
-[ -x "$agent" ] || fail "no $agent; run make build"
-binadm=$(. /etc/pcp.conf && echo "$PCP_BINADM_DIR")
-dom=497 # not domain.h's: the agent's -d and the namespace must agree
+use_agent "${1:-}"
 
 work=$(mktemp -d)
-chmod 755 "$work"
 cleanup() {
     pmcd_stop "$work/pmcd"
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-# the namespace and help text for $dom, as Install builds them
-cp "$(. /etc/pcp.conf && echo "$PCP_VAR_DIR")/pmns/root" "$work/root"
-sed "s/PARALLAX:/$dom:/" "$here/../pmda/pmns" >"$work/parallax"
-(cd "$work" && "$binadm/pmnsadd" -n root parallax >/dev/null) ||
-    fail "pmnsadd of pmda/pmns failed"
-sed "s/^@ PARALLAX\./@ $dom./" "$here/../pmda/help" |
-    "$binadm/newhelp" -n "$work/root" -o "$work/help" || fail "newhelp failed"
-
+# pmcd in $work/pmcd, the agent's namespace, help and log in $work
 port=$(free_port) || fail "no free port"
 h=localhost:$port
-line="parallax	$dom	pipe	binary	$agent -d $dom -h $work/help -l $work/agent.log -P 0"
-PMNS_DEFAULT=$work/root pmcd_start "$work/pmcd" "$port" "$line" ||
-    fail "pmcd did not start on $port"
-wait_for 10 pminfo -h "$h" parallax.agent.version >/dev/null 2>&1 || {
+pmcd_start_agent "$work" "$port" || {
     cat "$work/pmcd/pmcd.log" "$work/agent.log"
-    fail "parallax.* not answered"
+    fail "pmcd with pmdaparallax did not answer on $port"
 }
 apid=$(sed -n 's/.*pmdaparallax(\([0-9]*\)) Info: ready.*/\1/p' "$work/agent.log")
 [ -n "$apid" ] || fail "no agent pid in its log"
-echo "ok: pmcd on $port with pmdaparallax (domain $dom, pid $apid)"
+echo "ok: pmcd on $port with pmdaparallax (domain $PMCD_AGENT_DOMAIN, pid $apid)"
 
 # every name of pmda/pmns has a descriptor, a value or a stated reason,
 # and help text

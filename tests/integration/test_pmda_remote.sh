@@ -10,13 +10,9 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
-build=${PARALLAX_BUILD:-$here/../${1:-build}}
-agent=$build/pmdaparallax
-[ -x "$agent" ] || fail "no $agent; run make build"
+use_agent "${1:-}"
 command -v ip >/dev/null || fail "no ip (package iproute2)"
 [ "$(id -u)" = 0 ] || fail "needs root for a network namespace"
-binadm=$(. /etc/pcp.conf && echo "$PCP_BINADM_DIR")
-dom=498
 
 ns=pxns$$
 veth=pxa$$
@@ -26,7 +22,6 @@ for _ in $(seq 20); do
     ip -4 addr | grep -q " $net\." || break
 done
 work=$(mktemp -d)
-chmod 755 "$work"
 cleanup() {
     pmcd_stop "$work/pmcd"
     ip link del "$veth" 2>/dev/null
@@ -44,14 +39,8 @@ ip link add "$veth" type veth peer name pxb$$ &&
     fail "cannot set up the veth pair"
 echo "ok: namespace $ns at $net.2, this host at $net.1"
 
-cp "$(. /etc/pcp.conf && echo "$PCP_VAR_DIR")/pmns/root" "$work/root"
-sed "s/PARALLAX:/$dom:/" "$here/../pmda/pmns" >"$work/parallax"
-(cd "$work" && "$binadm/pmnsadd" -n root parallax >/dev/null) ||
-    fail "pmnsadd failed"
 port=$(free_port) || fail "no free port"
-line="parallax	$dom	pipe	binary	$agent -d $dom -l $work/agent.log -P 0"
-PMNS_DEFAULT=$work/root pmcd_start "$work/pmcd" "$port" "$line" ||
-    fail "pmcd did not start"
+pmcd_start_agent "$work" "$port" || fail "pmcd did not start"
 remote=$net.1:$port
 inns() { ip netns exec "$ns" "$@"; }
 wait_for 10 inns pminfo -h "$remote" parallax.agent.version >/dev/null 2>&1 ||

@@ -14,19 +14,12 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
 use_build
-command -v faketime >/dev/null || fail "no faketime; run make deps"
 
 work=$(mktemp -d)
 trap 'pmcd_stop "$work/g/pmcd"; rm -rf "$work"' EXIT
 port=$(free_port) || fail "no free port"
-PMCD_WRAP=(faketime -f "+0 x1.1")
-# an ASan-built agent refuses to run after libfaketime is preloaded unless
-# told that this order is meant
-[ -n "${PARALLAX_SANITIZED:-}" ] && PMCD_WRAP=(env
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-    "${PMCD_WRAP[@]}")
-pmcd_start_agent "$work/g" "$port" || fail "pmcd with the agent under faketime"
-PMCD_WRAP=()
+pmcd_faketime 1.1 pmcd_start_agent "$work/g" "$port" ||
+    fail "pmcd with the agent under faketime"
 
 "$bin" --batch sleep,sched -r 1 -t 0.3 -h "fast=localhost:$port" \
     -o "$work/r.txt" 2>"$work/err" || {

@@ -18,20 +18,12 @@ use_build
     fail "no guest image in $PARALLAX_BUILD/guest; run make guest"
 image_rel=$(cat "$PARALLAX_BUILD/guest/kernel/release")
 
-sock=parallax-demo-$$
-tm() { tmux -L "$sock" "$@"; }
+tmux_use parallax-demo -J
 # qemus booting our image ("[q]" keeps pgrep from matching a shell that
 # runs this very pattern)
 ours() { pgrep -f "[q]emu-system.*$PARALLAX_BUILD/guest" | wc -l; }
 work=$(mktemp -d)
-cleanup() {
-    tm kill-server 2>/dev/null
-    rm -f "/tmp/tmux-$(id -u)/$sock"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-screen() { tm capture-pane -p -J -t t; }
-has() { screen | grep -qE "$1"; }
+trap 'tmux_stop; rm -rf "$work"' EXIT
 ratio() { screen | grep -E "^[> ] $1 " | awk '{print $NF}'; }
 
 before=$(ours)
@@ -41,9 +33,7 @@ boots_before=$(boots)
 # serial logs boot.sh names itself (serial.<its pid>.log), there already
 serial_logs() { find "$PARALLAX_BUILD/guest" -maxdepth 1 -name 'serial.*.log' | sort; }
 serial_logs >"$work/logs.before"
-export TERM=xterm-256color LANG=C.UTF-8
-tm -f /dev/null new-session -d -s t -x 160 -y 45 \
-    "$bin -t 1 --demo-guest; echo EXIT=\$?; sleep 60"
+tmux_new 160 45 "$bin -t 1 --demo-guest; echo EXIT=\$?; sleep 60"
 wait_for 10 has '^ demo guest: ' || { screen; fail "no boot progress shown"; }
 # the status line follows the boot, the guest's own steps among it: what
 # it says is collected until the guest's column answers

@@ -10,35 +10,23 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
-export PARALLAX_BUILD=${PARALLAX_BUILD:-$here/../build}
-bin=$PARALLAX_BUILD/parallax
-[ -x "$bin" ] || fail "no $bin; run make build"
+use_build
 
 work=$(mktemp -d)
-sock=parallax-guests-$$
-tm() { tmux -L "$sock" "$@"; }
+tmux_use parallax-guests -J
 cleanup() {
-    tm kill-server 2>/dev/null
-    rm -f "/tmp/tmux-$(id -u)/$sock"
+    tmux_stop
     pmcd_stop "$work/g1/pmcd"
     pmcd_stop "$work/r/pmcd"
     rm -rf "$work"
 }
 trap cleanup EXIT
-screen() { tm capture-pane -p -J -t t; }
-has() { screen | grep -qE "$1"; }
 row() { screen | grep -E "^[> ] $1 " | head -1; }
 
-# PARALLAX_TEST_PORTS="P1 P2": the guests' ports (else any free ones)
-read -r p1 p2 <<<"${PARALLAX_TEST_PORTS:-$(free_port) $(free_port)}"
-[ -n "$p1" ] && [ -n "$p2" ] || fail "no free ports"
-pmcd_start_agent "$work/g1" "$p1" || fail "pmcd with agent on $p1"
-pmcd_start_agent "$work/r" "$p2" 'disallow * : store;' ||
-    fail "pmcd with agent on $p2"
+pmcd_two_agents "$work/g1" "$work/r" 'disallow * : store;'
 echo "ok: guests g1 ($p1) and r ($p2, refuses stores)"
 
-export TERM=xterm-256color LANG=C.UTF-8
-tm -f /dev/null new-session -d -s t -x 150 -y 40 \
+tmux_new 150 40 \
     "$bin -t 1 -h g1=localhost:$p1 -h r=localhost:$p2; echo EXIT=\$?; sleep 60"
 wait_for 15 bash -c "tmux -L $sock capture-pane -p -t t | grep -o '+pmda' | wc -l | grep -q 2" ||
     { screen; fail "both guests not live with pmdaparallax"; }

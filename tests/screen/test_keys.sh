@@ -9,16 +9,10 @@
 # ASCII only; the title shows parallax's own cost as a sane figure.
 set -u
 . "$(dirname "$0")/../lib.sh"
-bin=$(cd "$(dirname "$0")/../.." && pwd)/${PARALLAX_BUILD:-build}/parallax
-[ -n "${PARALLAX_BUILD:-}" ] && bin=$PARALLAX_BUILD/parallax
-[ -x "$bin" ] || fail "no $bin; run make build"
+use_build
 
-sock=parallax-keys-$$
-tm() { tmux -L "$sock" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -f "/tmp/tmux-$(id -u)/$sock"; rm -rf "$state"' EXIT
-screen() { tm capture-pane -p -t t; }
-has() { screen | grep -qE "$1"; }
-hasnt() { ! has "$1"; }
+tmux_use parallax-keys
+trap 'tmux_stop; rm -rf "$state"' EXIT
 size() { tm resize-window -t t -x "$1" -y "$2"; }
 # the screen without the title's clock, which moves on every redraw
 masked() { screen | sed '1s/[0-9][0-9]:[0-9][0-9]:[0-9][0-9] *$//'; }
@@ -27,18 +21,11 @@ body() { screen | sed '1,2d'; }
 
 state=$(mktemp -d)
 log=$state/parallax/parallax.log
-export TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=$state
-tm -f /dev/null new-session -d -s t -x 100 -y 30 "bash --norc --noprofile" ||
-    fail "tmux did not start"
-tm set-option -g window-size manual
-tm send-keys -t t "PS1='PROMPT\$ '; clear" Enter
-wait_for 5 has '^PROMPT\$' || fail "no shell prompt"
+export XDG_STATE_HOME=$state
+tmux_shell 100 30
 
 # run parallax with ARGS; its exit status is echoed when it ends
-start() {
-    tm send-keys -t t "clear; $* $bin -t 0.5 -r 30 -vv; echo EXIT=\$?" Enter
-    wait_for 10 has '^CPU user % +[0-9]+\.[0-9]' || { screen; fail "no figures"; }
-}
+start() { tmux_parallax "$* $bin -t 0.5 -r 30 -vv"; }
 quit_ok() {
     wait_for 5 has '^EXIT=0$' || { screen; fail "did not quit with 0"; }
     tm send-keys -t t "clear" Enter

@@ -12,19 +12,14 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 use_build
 
 work=$(mktemp -d)
-sock=parallax-many-$$
-tm() { tmux -L "$sock" "$@"; }
+tmux_use parallax-many
 cleanup() {
-    tm kill-server 2>/dev/null
-    rm -f "/tmp/tmux-$(id -u)/$sock"
+    tmux_stop
     pmcd_stop "$work/a/pmcd"
     pmcd_stop "$work/b/pmcd"
     rm -rf "$work"
 }
 trap cleanup EXIT
-screen() { tm capture-pane -p -t t; }
-has() { screen | grep -qE "$1"; }
-hasnt() { ! has "$1"; }
 # the row of column names, squeezed: "< more host g2 × g3 ×"; the row of
 # their states below it ("more >" at its start when guests are hidden)
 names() { screen | grep -m1 -E '^(< more)? +host' | tr -s ' '; }
@@ -35,11 +30,7 @@ status_has() { screen | sed -n 2,3p | tr '\n' ' ' | tr -s ' ' | grep -qE "$1"; }
 log=$work/state/parallax/parallax.log
 fetches() { grep -c "parallax: $1: fetch " "$log"; }
 
-# PARALLAX_TEST_PORTS="P1 P2": the pmcds' ports (else any free ones)
-read -r p1 p2 <<<"${PARALLAX_TEST_PORTS:-$(free_port) $(free_port)}"
-[ -n "$p1" ] && [ -n "$p2" ] || fail "no free ports"
-pmcd_start_agent "$work/a" "$p1" || fail "pmcd with agent on $p1"
-pmcd_start_agent "$work/b" "$p2" || fail "pmcd with agent on $p2"
+pmcd_two_agents "$work/a" "$work/b"
 # odd guests on the first pmcd, even ones on the second; each its own
 # target (127.0.0.N), as one target is watched once
 guests=()
@@ -50,8 +41,8 @@ for i in $(seq 11); do
 done
 echo "ok: pmcds on $p1 (g1 g3 ... g11) and $p2 (g2 g4 ... g10)"
 
-export TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=$work/state
-tm -f /dev/null new-session -d -s t -x 80 -y 24 \
+export XDG_STATE_HOME=$work/state
+tmux_new 80 24 \
     "$bin -t 1 -r 1 -vv ${guests[*]}; echo EXIT=\$?; sleep 60"
 wait_for 15 bash -c "tmux -L $sock capture-pane -p -t t | grep -qE '^more > +live .* live .* live '" ||
     { screen; fail "the first guests not live, or no 'more >'"; }

@@ -12,37 +12,27 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 use_build
 
 work=$(mktemp -d)
-sock=parallax-narrow-$$
-tm() { tmux -L "$sock" "$@"; }
+tmux_use parallax-narrow
 cleanup() {
-    tm kill-server 2>/dev/null
-    rm -f "/tmp/tmux-$(id -u)/$sock"
+    tmux_stop
     pmcd_stop "$work/g1/pmcd"
     pmcd_stop "$work/r/pmcd"
     rm -rf "$work"
 }
 trap cleanup EXIT
-screen() { tm capture-pane -p -t t; }
-has() { screen | grep -qE "$1"; }
-hasnt() { ! has "$1"; }
 # the status rows (the second only when a message needs it)
 status() { screen | sed -n 2,3p; }
 log=$work/state/parallax/parallax.log
 
-# PARALLAX_TEST_PORTS="P1 P2": the guests' ports (else any free ones)
-read -r p1 p2 <<<"${PARALLAX_TEST_PORTS:-$(free_port) $(free_port)}"
-[ -n "$p1" ] && [ -n "$p2" ] || fail "no free ports"
-pmcd_start_agent "$work/g1" "$p1" || fail "pmcd with agent on $p1"
-pmcd_start_agent "$work/r" "$p2" 'disallow * : store;' ||
-    fail "pmcd with agent on $p2"
+pmcd_two_agents "$work/g1" "$work/r" 'disallow * : store;'
 echo "ok: guests g1 ($p1) and r ($p2, refuses stores)"
 
 # a report directory that cannot be made (a file is in its way), with a
 # path long enough that a cut line would lose the cause after it
 touch "$work/file"
 reports=$work/file/a-report-directory-with-a-long-name/and-another-below-it
-export TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=$work/state
-tm -f /dev/null new-session -d -s t -x 80 -y 24 \
+export XDG_STATE_HOME=$work/state
+tmux_new 80 24 \
     "$bin -t 1 -r 1 -v --report-dir $reports -h g1=localhost:$p1 -h r=localhost:$p2; echo EXIT=\$?; sleep 60"
 
 # headers: each column says kernel, CPUs and memory, and +pmda for both

@@ -10,16 +10,11 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$src/${PARALLAX_BUILD:-build}/parallax
-[ -n "${PARALLAX_BUILD:-}" ] && bin=$PARALLAX_BUILD/parallax
-[ -x "$bin" ] || fail "no $bin; run make build"
+use_build
 
 work=$(mktemp -d)
-sock=parallax-themes-$$
-tm() { tmux -L "$sock" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -f "/tmp/tmux-$(id -u)/$sock"; rm -rf "$work"' EXIT
-screen() { tm capture-pane -p -J -t t; }
-has() { screen | grep -qE "$1"; }
+tmux_use parallax-themes -J
+trap 'tmux_stop; rm -rf "$work"' EXIT
 # the SGR parameters on screen, one a line ("1", "38", "5", "28", ...)
 sgr() { tm capture-pane -p -e -t t | grep -ao $'\e\[[0-9;]*m' | tr -d '\033[m' | tr ';' '\n'; }
 # a colour among them: 30-38 40-48 foreground and background, 90-107
@@ -38,18 +33,10 @@ printf '# broken on purpose\ntitle = red\nlive = purple bold\n' >"$broken"
 expect_fail 2 "^parallax: unknown theme 'nosuch'; available: broken, default, high-contrast, light, mono$" \
     "$bin" --theme nosuch
 
-export TERM=xterm-256color LANG=C.UTF-8
-tm -f /dev/null new-session -d -s t -x 110 -y 30 "bash --norc --noprofile" ||
-    fail "tmux did not start"
-tm set-option -g window-size manual
-tm set-option -g default-terminal tmux-256color
-tm send-keys -t t "PS1='PROMPT\$ '; clear" Enter
-wait_for 5 has '^PROMPT\$' || fail "no shell prompt"
+tmux_shell 110 30 tmux-256color
 
-start() { # start ENV... ARGS...: parallax in the pane until its figures show
-    tm send-keys -t t "clear; $* $bin -t 0.5 $THEME_ARGS; echo EXIT=\$?" Enter
-    wait_for 10 has '^CPU user % +[0-9]+\.[0-9]' || { screen; fail "no figures ($*)"; }
-}
+# start ENV...: parallax in the pane until its figures show
+start() { tmux_parallax "$* $bin -t 0.5 $THEME_ARGS"; }
 quit() {
     tm send-keys -t t q
     wait_for 5 has '^EXIT=0$' || { screen; fail "no exit 0"; }

@@ -6,34 +6,18 @@
 # start gives a one-line error and exit 2.
 set -u
 . "$(dirname "$0")/../lib.sh"
-bin=$(cd "$(dirname "$0")/../.." && pwd)/${PARALLAX_BUILD:-build}/parallax
-[ -n "${PARALLAX_BUILD:-}" ] && bin=$PARALLAX_BUILD/parallax
-[ -x "$bin" ] || fail "no $bin; run make build"
+use_build
 
-sock=parallax-test-$$
-tm() { tmux -L "$sock" "$@"; }
-# tmux 3.3 leaves its socket file behind
-trap 'tm kill-server 2>/dev/null; rm -f "/tmp/tmux-$(id -u)/$sock"; rm -rf "$state"' EXIT
-screen() { tm capture-pane -p -J -t t; }
-has() { screen | grep -qE "$1"; }
+tmux_use parallax-test -J
+trap 'tmux_stop; rm -rf "$state"' EXIT
 size() { tm resize-window -t t -x "$1" -y "$2"; }
 
 state=$(mktemp -d) # the snapshot key saves under $XDG_STATE_HOME/parallax
-export TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=$state
-tm -f /dev/null new-session -d -s t -x 100 -y 30 "bash --norc --noprofile" ||
-    fail "tmux did not start"
-tm set-option -g window-size manual
-tm send-keys -t t "PS1='PROMPT\$ '; clear" Enter
-wait_for 5 has '^PROMPT\$' || fail "no shell prompt"
+export XDG_STATE_HOME=$state
+tmux_shell 100 30
 
 # run parallax; its exit status is echoed when it ends
-start() {
-    tm send-keys -t t "clear; $bin -t 0.5; echo EXIT=\$?" Enter
-    wait_for 10 has '^CPU user % +[0-9]+\.[0-9]' || {
-        screen
-        fail "no CPU figure in the host column"
-    }
-}
+start() { tmux_parallax "$bin -t 0.5"; }
 prompt_ok() {
     local want=$1
     wait_for 5 has "^EXIT=$want\$" || { screen; fail "exit status not $want"; }
@@ -88,8 +72,7 @@ tm send-keys -t t q
 prompt_ok 0
 
 # a snapshot that cannot be written is said on screen; parallax goes on
-tm send-keys -t t "clear; $bin -t 0.5 --report-dir /dev/null/x; echo EXIT=\$?" Enter
-wait_for 10 has '^CPU user % +[0-9]+\.[0-9]' || { screen; fail "no figures"; }
+tmux_parallax "$bin -t 0.5 --report-dir /dev/null/x"
 tm send-keys -t t s
 wait_for 5 has '^ not saved: .*/dev/null/x' || { screen; fail "no save error"; }
 wait_for 5 has '^forks/s +[0-9]' || { screen; fail "stopped after a failed save"; }

@@ -16,6 +16,7 @@
 #include "core/jobs.h"
 #include "core/report.h"
 #include "core/session.h"
+#include "sample_fixture.h"
 #include "workloads/extras.h"
 
 #define FIX_UNUSED __attribute__((unused))
@@ -31,12 +32,7 @@
 /* A sample at host time t: counters that grow by `scale` per second. */
 static struct sample fix_sample(double t, double scale, double skew)
 {
-    struct sample s;
-    memset(&s, 0, sizeof(s));
-    s.ok = true;
-    s.backend = "test";
-    s.t_before = t - 0.001;
-    s.t_after = t + 0.001;
+    struct sample s = fix_sample_at(t);
     s.t_real = 1.7e9 + t;
     s.t_source = s.t_real + skew * (1 + t * 1e-5); /* offset, +10 ppm */
     snprintf(s.info.host, sizeof(s.info.host), "%s",
@@ -46,8 +42,6 @@ static struct sample fix_sample(double t, double scale, double skew)
     s.info.mem_bytes = scale > 1 ? 1073741824.0 : 8.0 * 1073741824.0;
     s.info.pmda = scale > 1;
     for (int i = 0; i < METRIC_COUNT; i++) {
-        s.have[i] = true;
-        s.width[i] = 64;
         s.count[i] = (uint64_t)(t * 100 * scale * (i + 1));
         s.value[i] = 0.5 * (i + 1) * scale;
     }

@@ -11,22 +11,14 @@
 #include <cmocka.h>
 
 #include "core/model.h"
+#include "sample_fixture.h"
 
 /* A sample at host time t (fetch taking 2 ms) and source time 1000 + t. */
 static struct sample mk(double t)
 {
-    struct sample s;
-    memset(&s, 0, sizeof(s));
-    s.ok = true;
-    s.backend = "test";
-    s.t_before = t - 0.001;
-    s.t_after = t + 0.001;
+    struct sample s = fix_sample_at(t);
     s.t_source = 1000 + t;
     s.info.ncpu = 2;
-    for (int i = 0; i < METRIC_COUNT; i++) {
-        s.have[i] = true;
-        s.width[i] = 64;
-    }
     return s;
 }
 
