@@ -15,6 +15,7 @@
 
 #include "collectors/backend.h"
 #include "collectors/pmda_jobs.h"
+#include "collectors/syscalls_switch.h"
 
 /* What a source is, fetched with the metrics. */
 enum info_id { INFO_HOST, INFO_RELEASE, INFO_NCPU, INFO_PHYSMEM, INFO_COUNT };
@@ -347,6 +348,11 @@ static int pcp_fetch(void *state, struct sample *out)
     pmHighResResult *rp = NULL;
     bool info = st->fetches % INFO_EVERY == 0;
     int n = st->nsteady + (info ? INFO_COUNT : 0);
+    /* the agent's system call counter only while one is wanted: fetching
+     * it opens the guest's tracepoint (collectors/syscalls_switch.h) */
+    bool syscalls = st->known[METRIC_SYSCALLS] && syscalls_wanted();
+    st->fetch_ids[METRIC_SYSCALLS] =
+        syscalls ? st->pmids[METRIC_SYSCALLS] : st->pmids[0];
     pmUseContext(st->ctx);
     out->t_before = clock_mono();
     /* PCP 6's own form of a result: nanosecond timestamps as pmcd sends
@@ -370,7 +376,8 @@ static int pcp_fetch(void *state, struct sample *out)
     }
     for (int i = 0; i < rp->numpmid && i < METRIC_COUNT; i++) {
         const pmValueSet *vs = rp->vset[i];
-        if (st->known[i] && !diff[i] && vs->numval > 0)
+        if (st->known[i] && !diff[i] && vs->numval > 0 &&
+            (i != METRIC_SYSCALLS || syscalls))
             store_metric(st, i, vs, out);
     }
     int pj_at = METRIC_COUNT + st->ndiff;

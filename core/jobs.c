@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectors/syscalls_switch.h"
 #include "core/diag.h"
 #include "core/report_read.h"
 #include "workloads/extras.h"
@@ -99,6 +100,7 @@ static int start_host(struct jobs *j, int w, char *err, size_t errlen)
         return -1;
     }
     wl_run_free(j->host_run[w]);
+    syscalls_host_busy(true); /* the counter closes before the run starts */
     j->host_run[w] = wl_run_start(j->wl[w], NULL, &j->opts, err, errlen);
     if (!j->host_run[w])
         return -1;

@@ -54,6 +54,8 @@ enum metric_format {
       MU_COUNT, MF_SI, RO_HIGHER_WORSE)                                        \
     X(FORKS, "forks", "forks/s", "kernel.all.sysfork", NULL, MK_RATE,          \
       MU_COUNT, MF_SI, RO_NONE)                                                \
+    X(SYSCALLS, "syscalls", "syscalls/s", "parallax.syscalls.total", NULL,     \
+      MK_RATE, MU_COUNT, MF_SI, RO_HIGHER_WORSE)                               \
     X(INTR, "intr", "interrupts/s", "kernel.all.intr", NULL, MK_RATE,          \
       MU_COUNT, MF_SI, RO_HIGHER_WORSE)                                        \
     X(RUNNABLE, "runnable", "runnable", "kernel.all.runnable", NULL,           \

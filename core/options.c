@@ -3,6 +3,7 @@
 #include "core/options.h"
 
 #include "collectors/backend.h"
+#include "collectors/syscalls_switch.h"
 #include "core/demo_guest.h"
 
 #include <errno.h>
@@ -60,6 +61,12 @@ void options_usage(FILE *f)
             "gtop\n"
             "                          (libgtop); each falls back to the "
             "next\n"
+            "      --syscalls          count system calls from the start "
+            "(the y key\n"
+            "                          toggles it): the syscalls/s row; "
+            "while on, every\n"
+            "                          system call on the host and guests "
+            "costs more\n"
             "  -t, --interval=SECONDS  time between samples (default 1; "
             "%.1f to %.0f)\n"
             "      --text              print plain text refreshes on stdout "
@@ -114,6 +121,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         {"report-dir", required_argument, NULL, 'R'},
         {"theme", required_argument, NULL, 'C'},
         {"local", required_argument, NULL, 'L'},
+        {"syscalls", no_argument, NULL, 'S'},
         {"interval", required_argument, NULL, 't'},
         {"samples", required_argument, NULL, 'n'},
         {"text", no_argument, NULL, 'T'},
@@ -181,6 +189,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
             break;
         case 'R':
             o->report_dir = optarg;
+            break;
+        case 'S':
+            o->syscalls = true;
             break;
         case 'L':
             if (!local_backends_choose(optarg)) {
@@ -260,5 +271,6 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         return OPT_ERROR;
     }
     local_backends_choose(o->local); /* the default too, on every parse */
+    syscalls_want(o->syscalls);
     return OPT_RUN;
 }

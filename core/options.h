@@ -33,6 +33,7 @@ struct options {
     const char *report_dir; /* --report-dir, NULL: the default */
     const char *theme;      /* --theme NAME or FILE, NULL: default */
     const char *local;      /* --local proc|pcp|gtop: how this host is read */
+    bool syscalls;          /* --syscalls: count system calls from the start */
     const char *batch;      /* --batch SUITE|WL[,WL...], NULL: not batch */
     const char *output;     /* --output FILE for --batch, NULL: stdout */
     int repeats;            /* --repeats of every workload run */

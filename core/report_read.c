@@ -108,7 +108,12 @@ static int read_metrics(const json_t *src, struct source_model *m,
         return fail(err, errlen, path, "damaged report: no \"metrics\"");
     for (int id = 0; id < METRIC_COUNT; id++) {
         const char *key = metric_descs[id].key;
-        if (!get_num(json_object_get(metrics, key), &m->value[id]))
+        const json_t *v = json_object_get(metrics, key);
+        if (!v) { /* a row added since that report was written */
+            m->value[id] = NAN;
+            continue;
+        }
+        if (!get_num(v, &m->value[id]))
             return fail(err, errlen, path,
                         "damaged report: metric %s is not a number", key);
     }

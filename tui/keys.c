@@ -12,6 +12,8 @@ const struct key_doc key_docs[] = {
     {"g", "add a guest: [NAME=]HOST[:PORT]", "g", "Add guest", 3},
     {"s", "snapshot: save a text and a JSON report", "s", "Snapshot", 4},
     {"t", "next colour theme", "t", "Theme", 7},
+    {"y", "count system calls (syscalls/s); each call costs more meanwhile",
+     NULL, NULL, 0},
     {"p", "pause the display (sampling goes on); again: resume", "p", "Pause",
      2},
     {"+ -", "sample less (+) or more (-) often", NULL, NULL, 0},

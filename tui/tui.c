@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collectors/syscalls_switch.h"
 #include "core/baselines.h"
 #include "core/demo_guest.h"
 #include "core/diag.h"
@@ -218,6 +219,19 @@ static void add_guest(struct session *s, const char *text)
                  spec.target);
 }
 
+/* Why this host's system call counter did not open, once per failure. */
+static bool syscalls_failure_news(char *status, size_t n)
+{
+    static unsigned seen;
+    char why[160];
+    unsigned seq = syscalls_host_failure(why, sizeof(why));
+    if (seq == seen)
+        return false;
+    seen = seq;
+    snprintf(status, n, "syscalls/s on this host: %s", why);
+    return true;
+}
+
 /* Keys of the whole screen; the rest go to the table. */
 static int screen_key(struct session *s, int ch)
 {
@@ -254,6 +268,14 @@ static int screen_key(struct session *s, int ch)
         return KR_HANDLED | KR_REDRAW;
     case 's':
         snapshot(s);
+        return KR_HANDLED | KR_REDRAW;
+    case 'y':
+        syscalls_want(!syscalls_wanted());
+        snprintf(table.status, sizeof(table.status), "%s",
+                 syscalls_wanted()
+                     ? "counting system calls: here as root, in guests "
+                       "through pmdaparallax; paused while workloads run"
+                     : "not counting system calls");
         return KR_HANDLED | KR_REDRAW;
     case 't':
         colors_cycle(table.status, sizeof(table.status));
@@ -315,6 +337,9 @@ static int main_loop(struct session *s, bool utf8)
         if (pfd[1].revents && session_update(s))
             redraw = true;
         if (jobs_update(&jobs, s))
+            redraw = true;
+        syscalls_host_busy(jobs_host_busy(&jobs));
+        if (syscalls_failure_news(table.status, sizeof(table.status)))
             redraw = true;
         if (demo_step(s))
             redraw = true;
