@@ -195,7 +195,7 @@ ours() {
     disk-block-write) px_disk "seq out block" ;;
     disk-rewrite) px_disk "seq rewrite" ;;
     disk-block-read) px_disk "seq in block" ;;
-    disk-seeks) px_disk "random seeks" ;;
+    disk-seeks) px_disk "random seeks" | awk '$1 <= 8192 / 0.5' ;; # bonnie++ prints +++++ under 0.5 s
     esac
 }
 

@@ -34,7 +34,8 @@ static int fcopy_open(const struct wl_ctx *ctx, const char *name)
 
 /* Writes the source as fstime's write pass leaves it, reads it back once
  * (its read pass; the copy then runs from the page cache, as fstime's
- * does) and flushes both files, as fstime's sync()s do. */
+ * does) and flushes it, as fstime's sync()s do; the destination is still
+ * empty, as fstime's is when its copy starts. */
 static int fcopy_prepare(struct fcopy *f, long max_kb)
 {
     long nbufs = max_kb * 1024 / (long)f->bufsize;
