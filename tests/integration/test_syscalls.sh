@@ -12,7 +12,9 @@ use_build
 
 [ "$(id -u)" = 0 ] || fail "needs root: perf counting of raw_syscalls:sys_enter"
 work=$(mktemp -d)
+tmux_use syscalls
 cleanup() {
+    tmux_stop
     pmcd_stop "$work/g/pmcd"
     rm -rf "$work"
 }
@@ -42,12 +44,6 @@ echo "ok: counted on the host and in the guest: $line"
 
 # a host run closes this host's counter: the row reads n/a while it runs,
 # and counts again after it
-tmux_use syscalls
-cleanup() {
-    tmux_stop
-    pmcd_stop "$work/g/pmcd"
-    rm -rf "$work"
-}
 tmux_new 120 70 "$bin -t 0.5 -r 2 --syscalls; sleep 30" # room for every row
 wait_for 10 has '^syscalls/s +[0-9.]+[kMG]? ' || { screen; fail "no count on screen"; }
 tm send-keys -t t Down Up Space # the first workload: syscall-null
