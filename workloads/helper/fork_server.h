@@ -10,6 +10,10 @@
 
 enum fork_kind { FORK_EXIT, FORK_EXEC, FORK_SHELL };
 
+/* The environment variable in which the server's children find their CPU
+ * (set by the server from its CPU argument). */
+#define FORK_CPU_ENV "PARALLAX_FORK_CPU"
+
 struct fork_reply {
     int status;  /* 0, or the failing child's wait status, or -1 */
     double user; /* the server's CPU seconds so far, its children's */
