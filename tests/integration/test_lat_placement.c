@@ -1,8 +1,9 @@
 /* The placement parameter of the latency workloads with a peer process,
  * run through the real runner: with placement=1 the measuring process and
  * its peer may run on `cpu` only and were last seen there; with 2 the peer
- * sits on the next CPU; impossible placements fail with a reason. The
- * kernel's view (sched_getaffinity, /proc/PID/stat) is the witness. */
+ * sits on the next CPU (fork-exit's children too); impossible placements
+ * fail with a reason. The kernel's view (sched_getaffinity,
+ * /proc/PID/stat) is the witness. */
 #include <dirent.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -182,6 +183,70 @@ static void test_split(void **state)
     }
 }
 
+/* The CPU a pid is confined to, -1 for several, -2 when it has gone
+ * (fork-exit's children live for a few hundred microseconds). */
+static int confined_to(pid_t pid)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(pid, sizeof set, &set) < 0)
+        return -2;
+    if (CPU_COUNT(&set) != 1)
+        return -1;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            return c;
+    return -1;
+}
+
+/* fork-exit with placement=2: the forking server stays on `cpu` and its
+ * children put themselves on the other CPU (they find it in their
+ * environment, as lat_proc's children do). Children are caught alive
+ * through /proc/SERVER/task/SERVER/children; one seen confined to the
+ * other CPU is the proof, none in 2 s a failure. */
+static void test_fork_children_split(void **state)
+{
+    (void)state;
+    int first, second;
+    our_cpus(&first, &second);
+    if (second < 0)
+        skip();
+    struct wl_run *r = start("fork-exit", 2, first, -1);
+    struct wl_run_status st = {0};
+    for (int i = 0;
+         i < WAIT_SECS * 100 && !(st.phase == WL_MEASURING && st.ops > 0);
+         i++, sleep_ms(10)) {
+        if (wl_run_state_final(wl_run_poll(r)))
+            fail_msg("fork-exit: %s", wl_run_error(r));
+        wl_run_status(r, &st);
+    }
+    pid_t server = find_child(wl_run_pid(r));
+    assert_true(server > 0);
+    assert_int_equal(only_cpu(server), first);
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)server,
+             (int)server);
+    int seen = 0, on_second = 0;
+    for (int i = 0; i < 2000 && !on_second; i++) {
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        int child;
+        while (fscanf(f, "%d", &child) == 1) {
+            int c = confined_to(child);
+            seen += c != -2;
+            on_second += c == second;
+        }
+        fclose(f);
+        sleep_ms(1);
+    }
+    wl_run_stop(r);
+    assert_int_equal(wl_run_wait(r, NULL), WL_RUN_STOPPED);
+    wl_run_free(r);
+    if (!on_second)
+        fail_msg("fork-exit placement=2: %d children seen, none confined to "
+                 "cpu %d",
+                 seen, second);
+}
+
 /* The run pinned to one CPU by --cpu cannot split, and a cpu outside
  * what the run may use is refused: both say why. */
 static void test_impossible_placements(void **state)
@@ -211,6 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_cpu),
         cmocka_unit_test(test_split),
+        cmocka_unit_test(test_fork_children_split),
         cmocka_unit_test(test_impossible_placements),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
