@@ -78,17 +78,27 @@ static pid_t find_child(pid_t parent)
     return found;
 }
 
-/* The only CPU pid may run on, or -1 when it may run on several. */
-static int only_cpu(pid_t pid)
+/* The CPU a pid is confined to, -1 for several, -2 when it has gone
+ * (fork-exit's children live for a few hundred microseconds). */
+static int confined_to(pid_t pid)
 {
     cpu_set_t set;
-    assert_int_equal(sched_getaffinity(pid, sizeof set, &set), 0);
+    if (sched_getaffinity(pid, sizeof set, &set) < 0)
+        return -2;
     if (CPU_COUNT(&set) != 1)
         return -1;
     for (int c = 0; c < CPU_SETSIZE; c++)
         if (CPU_ISSET(c, &set))
             return c;
     return -1;
+}
+
+/* The only CPU pid may run on, or -1 when it may run on several. */
+static int only_cpu(pid_t pid)
+{
+    int c = confined_to(pid);
+    assert_int_not_equal(c, -2);
+    return c;
 }
 
 /* The CPUs we may use: the first, and the one after it (-1: none). */
@@ -181,21 +191,6 @@ static void test_split(void **state)
         check_placed(peer_workloads[i], 2, first, second);
         check_placed(peer_workloads[i], 2, second, first);
     }
-}
-
-/* The CPU a pid is confined to, -1 for several, -2 when it has gone
- * (fork-exit's children live for a few hundred microseconds). */
-static int confined_to(pid_t pid)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(pid, sizeof set, &set) < 0)
-        return -2;
-    if (CPU_COUNT(&set) != 1)
-        return -1;
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &set))
-            return c;
-    return -1;
 }
 
 /* fork-exit with placement=2: the forking server stays on `cpu` and its
