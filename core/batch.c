@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collectors/syscalls_switch.h"
 #include "core/atomic_file.h"
 #include "core/baselines.h"
 #include "core/demo_guest.h"
@@ -85,7 +84,6 @@ static void step(struct session *s, struct jobs *j, struct host_probe *hp,
     session_update(s);
     jobs_update(j, s);
     host_probe_step(hp, &s->model[0], jobs_host_busy(j));
-    syscalls_host_busy(jobs_host_busy(j));
 }
 
 /* Waits until every live source has rates (or is down), a while at most. */

@@ -386,6 +386,8 @@ bool jobs_update(struct jobs *j, const struct session *s)
             j->qlen = j->qpos = 0;
         changed = true;
     }
+    /* this host's system call counter reopens once no host run is left */
+    syscalls_host_busy(jobs_host_busy(j));
     return changed;
 }
 

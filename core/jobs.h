@@ -84,7 +84,9 @@ int jobs_run_suite(struct jobs *j, const struct session *s, const char *name,
                    char *err, size_t errlen);
 
 /* Polls the runs, folds their progress into the cells and moves a suite
- * on. True when anything changed. Never blocks. */
+ * on; lets this host's system call counter reopen once no host run is
+ * left (collectors/syscalls_switch.h). True when anything changed. Never
+ * blocks. */
 bool jobs_update(struct jobs *j, const struct session *s);
 
 /* True while w runs (or stops) on any source; with w < 0, any workload. */

@@ -338,7 +338,6 @@ static int main_loop(struct session *s, bool utf8)
             redraw = true;
         if (jobs_update(&jobs, s))
             redraw = true;
-        syscalls_host_busy(jobs_host_busy(&jobs));
         if (syscalls_failure_news(table.status, sizeof(table.status)))
             redraw = true;
         if (demo_step(s))
