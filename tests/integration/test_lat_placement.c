@@ -139,11 +139,9 @@ static struct wl_run *start(const char *name, int placement, int cpu, int pin)
     return r;
 }
 
-/* Waits until the run measures (its peer is up and placed), then checks
- * where the run and its peer may run and last ran. */
-static void check_placed(const char *name, int placement, int cpu, int peer_cpu)
+/* Waits until r measures (its peer is up and placed, operations done). */
+static void wait_measuring(struct wl_run *r, const char *name)
 {
-    struct wl_run *r = start(name, placement, cpu, -1);
     struct wl_run_status st = {0};
     for (int i = 0; i < WAIT_SECS * 100; i++, sleep_ms(10)) {
         if (wl_run_state_final(wl_run_poll(r)))
@@ -153,6 +151,14 @@ static void check_placed(const char *name, int placement, int cpu, int peer_cpu)
             break;
     }
     assert_true(st.ops > 0);
+}
+
+/* Waits until the run measures (its peer is up and placed), then checks
+ * where the run and its peer may run and last ran. */
+static void check_placed(const char *name, int placement, int cpu, int peer_cpu)
+{
+    struct wl_run *r = start(name, placement, cpu, -1);
+    wait_measuring(r, name);
     pid_t run = wl_run_pid(r), peer = find_child(run);
     assert_true(peer > 0);
     char state;
@@ -206,14 +212,7 @@ static void test_fork_children_split(void **state)
     if (second < 0)
         skip();
     struct wl_run *r = start("fork-exit", 2, first, -1);
-    struct wl_run_status st = {0};
-    for (int i = 0;
-         i < WAIT_SECS * 100 && !(st.phase == WL_MEASURING && st.ops > 0);
-         i++, sleep_ms(10)) {
-        if (wl_run_state_final(wl_run_poll(r)))
-            fail_msg("fork-exit: %s", wl_run_error(r));
-        wl_run_status(r, &st);
-    }
+    wait_measuring(r, "fork-exit");
     pid_t server = find_child(wl_run_pid(r));
     assert_true(server > 0);
     assert_int_equal(only_cpu(server), first);
