@@ -89,15 +89,13 @@ on_cpus() { # runs "$@" on the chosen CPUs
     if [ -n "$CPUS" ]; then taskset -c "$CPUS" "$@"; else "$@"; fi
 }
 
-px() { # parallax-run ARGS...: the median figure
-    on_cpus "$BUILD/parallax-run" "$@" 2>/dev/null | awk 'NR==2 {print $6}'
-}
+# parallax-run's table on stdin: the median figure, or the secondary
+# figure NAME of its run
+px_median() { awk 'NR == 2 {print $6}'; }
+px_named() { awk -v n="$1" 'index($0, "  " n " ") == 1 {print $NF}'; }
 
-px_extra() { # NAME ARGS...: a secondary figure of one run
-    local name=$1
-    shift
-    on_cpus "$BUILD/parallax-run" "$@" 2>/dev/null |
-        awk -v n="$name" 'index($0, "  " n " ") == 1 {print $NF}'
+px() { # parallax-run ARGS...: the median figure
+    on_cpus "$BUILD/parallax-run" "$@" 2>/dev/null | px_median
 }
 
 lm_us() { # an lmbench program: "...: N microseconds" on stderr
@@ -120,30 +118,35 @@ ssl_speed() { # sign|verify BITS
         awk -F: -v k="$1" '/^\+F2:/ {print (k == "sign" ? $4 : $5)}'
 }
 
-# bonnie++ and parallax's disk run once per round for all the disk-* cases
-# (they take a while); the runs are kept in files, as each figure is read
-# in a subshell. bonnie++'s CSV: field 11 block write, 13 rewrite, 17
-# block read, 19 seeks.
-DISK_MB=512
-bonnie_field() {
-    local f=$REFS/bonnie.$ROUND.csv
-    if [ ! -s "$f" ]; then
-        mkdir -p "$REFS/bonnie"
-        on_cpus bonnie++ -d "$REFS/bonnie" -s "$DISK_MB" -r $((DISK_MB / 2)) \
-            -n 0 -u root -q 2>/dev/null | tail -1 >"$f"
-    fi
-    cut -d, -f$(($1 + 1)) "$f"
+# A run whose output several cases read (bonnie++ and parallax's disk for
+# the disk-* cases, lat_sig prot and parallax's prot-fault for prot-fault
+# and prot-fault-raw) is made once per round and kept in
+# $REFS/NAME.ROUND.once, as each figure is read in a subshell:
+# round_once NAME COMMAND...
+round_once() {
+    local f=$REFS/$1.$ROUND.once
+    shift
+    [ -s "$f" ] || "$@" >"$f"
+    cat "$f"
 }
+
+# bonnie++'s CSV: field 11 block write, 13 rewrite, 17 block read, 19 seeks.
+DISK_MB=512
+bonnie_run() {
+    mkdir -p "$REFS/bonnie"
+    on_cpus bonnie++ -d "$REFS/bonnie" -s "$DISK_MB" -r $((DISK_MB / 2)) \
+        -n 0 -u root -q 2>/dev/null | tail -1
+}
+bonnie_field() { round_once bonnie bonnie_run | cut -d, -f$(($1 + 1)); }
 px_disk() {
-    local f=$REFS/disk.$ROUND.txt
-    [ -s "$f" ] || on_cpus "$BUILD/parallax-run" -r 1 -w 0 disk \
-        size_mb=$DISK_MB files=16 >"$f" 2>/dev/null
-    awk -v n="$1" 'index($0, "  " n " ") == 1 {print $NF}' "$f"
+    round_once disk on_cpus "$BUILD/parallax-run" -r 1 -w 0 disk \
+        size_mb=$DISK_MB files=16 2>/dev/null | px_named "$1"
 }
 
 # ---- the cases: NAME, then how the reference and parallax get a figure --
 
 LM="-r 11 -d 0.05" # eleven short repeats, as lmbench takes 11 tries
+px_prot() { round_once prot on_cpus "$BUILD/parallax-run" $LM prot-fault 2>/dev/null; }
 # lmbench's programs time intervals of $ENOUGH us. Unset, each program
 # first searches for an interval its clock times to 0.25%, which on a VM
 # fails through to 1 s after about 40 s of trying (its `enough` says
@@ -170,10 +173,10 @@ ref() {
     fork-exit) lm_us "$LMB/lat_proc" fork ;;
     fork-exec) lm_us "$LMB/lat_proc" exec ;;
     fork-sh) lm_us "$LMB/lat_proc" shell ;;
-    prot-fault) lm_us "$LMB/lat_sig" prot "$LMB/lat_sig" ;;
+    prot-fault) round_once lat_sig lm_us "$LMB/lat_sig" prot "$LMB/lat_sig" ;;
     prot-fault-raw) # before lat_sig subtracts its catch from it
-        echo "$(lm_us "$LMB/lat_sig" prot "$LMB/lat_sig")" \
-            "$(lm_us "$LMB/lat_sig" catch)" | awk '{print $1 + $2}' ;;
+        echo "$(round_once lat_sig lm_us "$LMB/lat_sig" prot "$LMB/lat_sig")" \
+            "$(lm_us "$LMB/lat_sig" catch)" | awk 'NF == 2 {print $1 + $2}' ;;
     page-fault) # a fresh file, as parallax writes its own each run. Here
         # reclaim takes pages of an idle one within minutes (fincore: 7.3
         # of 8 MB), and once read back it faults slower: 0.47 against
@@ -200,8 +203,8 @@ ours() {
     syscall-*) px $LM "$1" ;;
     pipe-lat | ctx | unix-lat | fork-*) px $LM "$1" ;;
     tcp-lat) px -r 5 -d 0.5 tcp-lat ;;
-    prot-fault) px $LM prot-fault ;;
-    prot-fault-raw) px_extra "fault and handler" $LM prot-fault ;;
+    prot-fault) px_prot | px_median ;;
+    prot-fault-raw) px_prot | px_named "fault and handler" ;;
     page-fault) px $LM page-fault ;;
     pipe-tput | execl | dhry | whet) px -r 1 -d "$SECS" "$1" ;;
     fcopy-*) px -r 1 -d "$SECS" fcopy bufsize="${1#fcopy-}" ;;
@@ -292,7 +295,7 @@ main() {
     fi
     export PARALLAX_LIBEXEC=$BUILD
     : >"$RAW"
-    rm -f "$REFS"/bonnie.*.csv "$REFS"/disk.*.txt
+    rm -f "$REFS"/*.once
     # lat_syscall stats/opens a file; lat_proc runs /tmp/hello, as the
     # lmbench script installs it.
     [ -f "$LMFILE" ] || echo x >"$LMFILE"
