@@ -8,7 +8,12 @@
  *
  * Per character means putc/getc by default (Bonnie and bonnie++ 1.0x);
  * char_io=1 makes it one write(2)/read(2) per byte, as bonnie++ 1.9x and
- * 2.0x do, which is a system call benchmark at ~1 MB/s.
+ * 2.0x do, which is a system call benchmark at ~1 MB/s. The per-char
+ * phases cover the first char_mb MB of the file, 3 by default as in
+ * bonnie++ 2.00 (its -f N; 0 skips them, as -f alone does). This matters
+ * beyond their own time: the block write starts by deleting the file the
+ * per-char write left, and deleting hundreds of MB just written (on an
+ * ext4 mounted with discard, say) slows the block write that follows.
  *
  * bonnie++ makes the file twice the size of RAM so that reads must come
  * from the device. That is tens of GB and many minutes on a VM, and a
@@ -34,11 +39,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "workloads/extras.h"
 #include "workloads/meter.h"
 #include "workloads/proc.h"
 #include "workloads/spread.h"
 
-enum { P_SIZE_MB, P_FILES, P_CHAR_IO, P_SEEKERS, P_PLACEMENT, P_CPU };
+enum {
+    P_SIZE_MB,
+    P_CHAR_MB,
+    P_FILES,
+    P_CHAR_IO,
+    P_SEEKERS,
+    P_PLACEMENT,
+    P_CPU
+};
 
 #define CHUNK    8192 /* bonnie++'s default chunk size */
 #define SEEKS    8192 /* bonnie++'s number of random seeks */
@@ -52,6 +66,7 @@ struct disk {
     struct wl_meter m;
     struct spread sp;
     off_t size;    /* bytes of the big file */
+    off_t chars;   /* bytes of the per-char phases, at most size */
     bool char_io;  /* per-character phases by system call */
     char *buf;     /* CHUNK bytes */
     uint64_t done; /* units (8 KB, seeks, files) for the live progress */
@@ -99,11 +114,6 @@ static void phase_end(struct disk *d, const char *name, const char *unit,
     phase_record(d, name, unit, amount, wl_now() - d->t0);
 }
 
-static double kb(const struct disk *d)
-{
-    return (double)d->size / 1024.0;
-}
-
 /* ---- the big file: 0 when done, 1 when stopped, -1 on failure ----
  * As in bonnie++, opening is not timed (a write phase starts from a new
  * file: unlinked, then created) while fsync and close are. */
@@ -147,7 +157,7 @@ static int put_chars(struct disk *d)
         return -1;
     phase_start(d);
     int rc = 0;
-    for (off_t i = 0; i < d->size && rc == 0; i++) {
+    for (off_t i = 0; i < d->chars && rc == 0; i++) {
         char c = (char)(i & 0x7f);
         if (d->char_io ? write(fd, &c, 1) != 1 : putc(c, f) == EOF)
             rc = -1;
@@ -168,18 +178,13 @@ static int get_chars(struct disk *d)
         return -1;
     phase_start(d);
     int rc = 0;
-    off_t n = 0;
-    for (;;) {
+    for (off_t n = 0; n < d->chars && rc == 0;) {
         char c;
         if (d->char_io ? read(fd, &c, 1) != 1 : getc(f) == EOF)
-            break;
-        if ((++n & (CHUNK - 1)) == 0 && tick(d)) {
+            rc = -1; /* the file is shorter than the block phases made it */
+        else if ((++n & (CHUNK - 1)) == 0 && tick(d))
             rc = 1;
-            break;
-        }
     }
-    if (rc == 0 && n != d->size)
-        rc = -1;
     close_chars(fd, f);
     return rc;
 }
@@ -492,18 +497,22 @@ out:
 struct data_phase {
     const char *name;
     int (*fn)(struct disk *d);
+    bool per_char; /* covers d->chars, not the whole file */
 };
 
 static int disk_run(struct wl_ctx *ctx, struct wl_result *res)
 {
     static const struct data_phase data[] = {
-        {"seq out per-char", put_chars}, {"seq out block", put_blocks},
-        {"seq rewrite", rewrite_blocks}, {"seq in per-char", get_chars},
-        {"seq in block", get_blocks},
+        {"seq out per-char", put_chars, true},
+        {"seq out block", put_blocks, false},
+        {"seq rewrite", rewrite_blocks, false},
+        {"seq in per-char", get_chars, true},
+        {"seq in block", get_blocks, false},
     };
     struct disk d = {.ctx = ctx,
                      .res = res,
                      .size = (off_t)ctx->param[P_SIZE_MB] << 20,
+                     .chars = (off_t)ctx->param[P_CHAR_MB] << 20,
                      .char_io = ctx->param[P_CHAR_IO] != 0,
                      .rng = (uint64_t)time(NULL) | 1};
     if (spread_init(&d.sp, ctx, P_PLACEMENT, "disk") < 0)
@@ -514,13 +523,18 @@ static int disk_run(struct wl_ctx *ctx, struct wl_result *res)
             close(d.dirfd);
         return -1;
     }
+    if (d.chars > d.size)
+        d.chars = d.size; /* as bonnie++ bounds -f N by -s */
     memset(d.buf, 'b', CHUNK);
     wl_meter_start(&d.m);
     int rc = 0;
     for (size_t i = 0; i < sizeof(data) / sizeof(data[0]) && rc == 0; i++) {
+        off_t bytes = data[i].per_char ? d.chars : d.size;
+        if (bytes == 0)
+            continue;
         rc = data[i].fn(&d); /* starts the clock once the file is open */
         if (rc == 0)
-            phase_end(&d, data[i].name, "KB/s", kb(&d));
+            phase_end(&d, data[i].name, "KB/s", (double)bytes / 1024.0);
     }
     if (rc == 0)
         rc = seeks(&d);
@@ -531,7 +545,7 @@ static int disk_run(struct wl_ctx *ctx, struct wl_result *res)
     free(d.buf);
     if (rc != 0)
         return rc < 0 ? -1 : 0;
-    res->figure = res->extra[1].value; /* sequential block output */
+    res->figure = wl_extra(res, "seq out block");
     res->ops = d.done;
     return 0;
 }
@@ -545,6 +559,8 @@ const struct workload wl_disk = {
         {
             {"size_mb", "size of the data file in MB (bonnie++: 2 x RAM)", 16,
              1, 1 << 20, true},
+            {"char_mb", "MB of it written and read per char (0: none)", 3, 0,
+             1 << 20, true},
             {"files", "small files to create, stat and delete", 1024, 1,
              1 << 20, true},
             {"char_io", "per-char phases: 0 putc/getc, 1 write/read 1 byte", 0,

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WL_MAX_PARAMS 6
+#define WL_MAX_PARAMS 8
 #define WL_MAX_EXTRA  16
 
 enum wl_better {

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "workloads/extras.h"
 #include "workloads/params.h"
 #include "workloads/registry.h"
 #include "workloads/runner.h"
@@ -101,11 +102,10 @@ static void check_result(const struct workload *w, const double *vals,
     }
 }
 
-static void test_workload(void **state)
+/* Runs w with vals through the runner for RUN_SECS; the run, done (a
+ * failed run fails the test), for its result and status. */
+static struct wl_run *run_briefly(const struct workload *w, const double *vals)
 {
-    const struct workload *w = *state;
-    double vals[WL_MAX_PARAMS];
-    apply_overrides(w, vals);
     struct wl_run_opts o;
     wl_run_opts_default(&o);
     o.duration = RUN_SECS;
@@ -124,6 +124,15 @@ static void test_workload(void **state)
     if (wl_run_poll(r) != WL_RUN_DONE)
         fail_msg("%s: %s", wl_run_state_name(wl_run_poll(r)), wl_run_error(r));
     assert_int_equal(wl_run_nresults(r), 1);
+    return r;
+}
+
+static void test_workload(void **state)
+{
+    const struct workload *w = *state;
+    double vals[WL_MAX_PARAMS];
+    apply_overrides(w, vals);
+    struct wl_run *r = run_briefly(w, vals);
     const struct wl_result *res = wl_run_result(r, 0);
     check_result(w, vals, res);
     struct wl_run_status st;
@@ -137,6 +146,45 @@ static void test_workload(void **state)
     wl_run_free(r);
     if (tmp_entries() != 0)
         fail_msg("%s left files in its directory's parent", w->name);
+}
+
+/* disk's per-char phases cover char_mb MB (at most the file), not the
+ * whole file: its progress counts one unit per 8 KB they write and read,
+ * and char_mb=0 leaves them out as bonnie++'s -f does. */
+static uint64_t disk_ops(const char *char_mb, int *per_char_extras)
+{
+    const struct workload *w = workload_find("disk");
+    assert_non_null(w);
+    double vals[WL_MAX_PARAMS];
+    char err[256];
+    params_defaults(w, vals);
+    const char *kv[] = {"size_mb=2", "files=8", char_mb};
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        if (params_set(w, vals, kv[i], err, sizeof err) < 0)
+            fail_msg("%s", err);
+    struct wl_run *r = run_briefly(w, vals);
+    const struct wl_result *res = wl_run_result(r, 0);
+    uint64_t ops = res->ops;
+    *per_char_extras = 0;
+    for (int k = 0; k < res->nextra; k++)
+        *per_char_extras += strstr(res->extra[k].name, "per-char") != NULL;
+    assert_float_equal(res->figure, wl_extra(res, "seq out block"), 0);
+    wl_run_free(r);
+    return ops;
+}
+
+static void test_disk_char_mb(void **state)
+{
+    (void)state;
+    int none, one, clamped;
+    uint64_t ops0 = disk_ops("char_mb=0", &none);
+    uint64_t ops1 = disk_ops("char_mb=1", &one);
+    uint64_t ops9 = disk_ops("char_mb=9", &clamped); /* the file is 2 MB */
+    assert_int_equal(none, 0);
+    assert_int_equal(one, 2);
+    assert_int_equal(clamped, 2);
+    assert_int_equal(ops1 - ops0, 2 * (1 << 20) / 8192);
+    assert_int_equal(ops9 - ops0, 2 * (2 << 20) / 8192);
 }
 
 static void test_overrides_name_workloads(void **state)
@@ -154,9 +202,10 @@ int main(void)
         return 1;
     setenv("TMPDIR", tmp, 1);
     int n = workload_count();
-    struct CMUnitTest *tests = calloc((size_t)n + 1, sizeof *tests);
+    struct CMUnitTest *tests = calloc((size_t)n + 2, sizeof *tests);
     tests[0] =
         (struct CMUnitTest)cmocka_unit_test(test_overrides_name_workloads);
+    tests[n + 1] = (struct CMUnitTest)cmocka_unit_test(test_disk_char_mb);
     for (int i = 0; i < n; i++)
         tests[i + 1] = (struct CMUnitTest){
             .name = workload_registry[i]->name,
@@ -164,7 +213,7 @@ int main(void)
             .initial_state = (void *)workload_registry[i],
         };
     int failed =
-        _cmocka_run_group_tests("workloads", tests, (size_t)n + 1, NULL, NULL);
+        _cmocka_run_group_tests("workloads", tests, (size_t)n + 2, NULL, NULL);
     free(tests);
     rmdir(tmp);
     return failed;
