@@ -15,10 +15,13 @@
 # then `LMBENCH_SRC=lmbench UNIXBENCH_SRC=byte-unixbench bench/compare.sh
 # setup`. A source may be a work tree or a bare git directory.
 #
-# Fairness on a shared, noisy machine: each round runs the reference, then
-# parallax, for every case, so both see the same load; the table gives the
-# median of the rounds and their spread (max-min over median, in %). Both
-# run under the same `taskset` (-c) so they get the same CPUs.
+# Fairness on a shared, noisy machine: each round runs the reference and
+# parallax back to back for every case, so both see the same load, the
+# reference first in odd rounds and parallax first in even ones, so that
+# neither always inherits what the other left (the disk runs do: writeback
+# and freed blocks); the table gives the median of the rounds and their
+# spread (max-min over median, in %). Both run under the same `taskset`
+# (-c) so they get the same CPUs.
 #
 # Options: -n ROUNDS (default 5), -c CPULIST (taskset for both; default: any
 # CPU), -b BUILD (parallax build dir, default build), -s SECS (seconds per
@@ -131,17 +134,26 @@ round_once() {
 }
 
 # bonnie++'s CSV: field 11 block write, 13 rewrite, 17 block read, 19 seeks.
+# Each disk run starts once the one before has reached the disk: the last
+# run's deleted file is still being freed (and, on a file system mounted
+# with discard, discarded) at the next journal commits, which slowed the
+# block write of whichever run came next by up to 25%.
 DISK_MB=512
+disk_settle() { sync && sleep 1; }
 bonnie_run() {
     mkdir -p "$REFS/bonnie"
+    disk_settle
     on_cpus bonnie++ -d "$REFS/bonnie" -s "$DISK_MB" -r $((DISK_MB / 2)) \
         -n 0 -u root -q 2>/dev/null | tail -1
 }
 bonnie_field() { round_once bonnie bonnie_run | cut -d, -f$(($1 + 1)); }
-px_disk() {
-    round_once disk on_cpus "$BUILD/parallax-run" -r 1 -w 0 disk \
-        size_mb=$DISK_MB files=16 2>/dev/null | px_named "$1"
+# bonnie++ 2.00 does its per-char I/O with a system call per byte: char_io=1.
+px_disk_run() {
+    disk_settle
+    on_cpus "$BUILD/parallax-run" -r 1 -w 0 disk size_mb=$DISK_MB char_io=1 \
+        files=16 2>/dev/null
 }
+px_disk() { round_once disk px_disk_run | px_named "$1"; }
 
 # ---- the cases: NAME, then how the reference and parallax get a figure --
 
@@ -300,13 +312,15 @@ main() {
     # lmbench script installs it.
     [ -f "$LMFILE" ] || echo x >"$LMFILE"
     cp "$LMB/hello" /tmp/hello
-    local c v
+    local c v side order
     for ROUND in $(seq "$ROUNDS"); do
+        order="ref px"
+        [ $((ROUND % 2)) = 0 ] && order="px ref"
         for c in $CASES; do
-            v=$(ref "$c" | tail -1)
-            echo "$c ref ${v:-?} $ROUND" >>"$RAW"
-            v=$(ours "$c" | tail -1)
-            echo "$c px ${v:-?} $ROUND" >>"$RAW"
+            for side in $order; do
+                if [ "$side" = ref ]; then v=$(ref "$c" | tail -1); else v=$(ours "$c" | tail -1); fi
+                echo "$c $side ${v:-?} $ROUND" >>"$RAW"
+            done
         done
         echo "round $ROUND/$ROUNDS done (load $(cut -d' ' -f1 /proc/loadavg))" >&2
     done
