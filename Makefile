@@ -143,6 +143,12 @@ $(HELLO_DYN): $(HELLO_SRC)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBPARALLAX)
 	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(TEST_LIBS)
 
+# Keep the test objects. Deleted as intermediates after a first build, the
+# next make rebuilt them (their .d files name them), with its own flags:
+# test_install's `make install` then relinked the sanitizer build's tests
+# without the sanitizers and failed, on every fresh clone's `make asan`.
+.SECONDARY:
+
 # tui/ code under a unit test: curses instead of the collectors
 $(BUILD)/tests/unit/test_row_cache.o: XCFLAGS = $(TEST_CFLAGS) $(CURSES_CFLAGS)
 $(BUILD)/tests/unit/test_row_cache: $(BUILD)/tests/unit/test_row_cache.o \
