@@ -159,6 +159,7 @@ px_disk() { round_once disk px_disk_run | px_named "$1"; }
 # bonnie++ prints +++++, not a rate, for a phase under 0.5 s: parallax's
 # rate above LIMIT (what its phase would do in 0.5 s) reads the same.
 censor() { awk -v l="$1" '{print ($1 <= l ? $1 : "+++++")}'; }
+px_disk_kbs() { px_disk "$1" | censor $((DISK_MB * 2048)); } # KB/s phases
 
 # ---- the cases: NAME, then how the reference and parallax get a figure --
 
@@ -227,9 +228,9 @@ ours() {
     fcopy-*) px -r 1 -d "$SECS" fcopy bufsize="${1#fcopy-}" ;;
     rsa-sign-*) px -r 1 -d "$SECS" rsa-sign bits="${1#rsa-sign-}" ;;
     rsa-verify-*) px -r 1 -d "$SECS" rsa-verify bits="${1#rsa-verify-}" ;;
-    disk-block-write) px_disk "seq out block" | censor $((DISK_MB * 2048)) ;;
-    disk-rewrite) px_disk "seq rewrite" | censor $((DISK_MB * 2048)) ;;
-    disk-block-read) px_disk "seq in block" | censor $((DISK_MB * 2048)) ;;
+    disk-block-write) px_disk_kbs "seq out block" ;;
+    disk-rewrite) px_disk_kbs "seq rewrite" ;;
+    disk-block-read) px_disk_kbs "seq in block" ;;
     disk-seeks) px_disk "random seeks" | censor $((8192 * 2)) ;;
     esac
 }

@@ -56,18 +56,24 @@ static int tmp_entries(void)
     return n;
 }
 
-static void apply_overrides(const struct workload *w, double *vals)
+/* Sets w's key=value pairs kv (up to WL_MAX_PARAMS, ending at a NULL) in
+ * vals; one that does not fit w fails the test. */
+static void set_params(const struct workload *w, double *vals,
+                       const char *const *kv)
 {
     char err[256];
+    for (int k = 0; k < WL_MAX_PARAMS && kv[k]; k++)
+        if (params_set(w, vals, kv[k], err, sizeof err) < 0)
+            fail_msg("%s: %s", w->name, err);
+}
+
+static void apply_overrides(const struct workload *w, double *vals)
+{
     params_defaults(w, vals);
-    for (size_t i = 0; i < sizeof overrides / sizeof overrides[0]; i++) {
-        if (!overrides[i].workload ||
-            strcmp(overrides[i].workload, w->name) != 0)
-            continue;
-        for (int k = 0; k < WL_MAX_PARAMS && overrides[i].kv[k]; k++)
-            if (params_set(w, vals, overrides[i].kv[k], err, sizeof err) < 0)
-                fail_msg("override: %s", err);
-    }
+    for (size_t i = 0; i < sizeof overrides / sizeof overrides[0]; i++)
+        if (overrides[i].workload &&
+            strcmp(overrides[i].workload, w->name) == 0)
+            set_params(w, vals, overrides[i].kv);
 }
 
 static void check_result(const struct workload *w, const double *vals,
@@ -156,12 +162,9 @@ static uint64_t disk_ops(const char *char_mb, int *per_char_extras)
     const struct workload *w = workload_find("disk");
     assert_non_null(w);
     double vals[WL_MAX_PARAMS];
-    char err[256];
     params_defaults(w, vals);
-    const char *kv[] = {"size_mb=2", "files=8", char_mb};
-    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
-        if (params_set(w, vals, kv[i], err, sizeof err) < 0)
-            fail_msg("%s", err);
+    set_params(w, vals,
+               (const char *const[]){"size_mb=2", "files=8", char_mb, NULL});
     struct wl_run *r = run_briefly(w, vals);
     const struct wl_result *res = wl_run_result(r, 0);
     uint64_t ops = res->ops;
