@@ -5,11 +5,16 @@ PMCD_BIN=$(. /etc/pcp.conf && echo "$PCP_BINADM_DIR/pmcd")
 PMDAS_DIR=$(. /etc/pcp.conf && echo "$PCP_PMDAS_DIR")
 PMCD_WRAP=()
 
-# free_port: prints a loopback TCP port nobody answers on.
+# free_port: prints a loopback TCP port nobody answers on, below the
+# kernel's ephemeral range: a port in that range can be nobody's listener
+# yet the local end of some connection, and then pmcd's IPv4 bind fails
+# (seen: 53548, pmcd up on IPv6 only, unreachable on 127.0.0.1).
 free_port() {
-    local p
+    local p lo=32768
+    read -r lo _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null
+    [ "$lo" -ge 13024 ] 2>/dev/null || lo=32768 # keep clear of ports < 1024
     for _ in $(seq 50); do
-        p=$((40000 + RANDOM % 20000))
+        p=$((lo - 12000 + RANDOM % 12000))
         if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
             echo "$p"
             return 0
