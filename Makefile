@@ -32,7 +32,13 @@ PMDA_LIBS    = $(call pc,--libs,libpcp_pmda libpcp) -lpthread -lm -ldl
 TEST_LIBS    = $(call pc,--libs,cmocka libpcp libcrypto jansson) \
                -lpthread -lm -ldl
 
-CORE_SRC := $(wildcard core/*.c)
+# The ncurses-free heart and its rooms: the model (core/), the cells and
+# numbers every front end shows (view/), reports (report/), themes
+# (theme/), the command line and the front ends without a screen (cli/),
+# and the demo guest's launcher (guest/demo_guest*.c; the rest of guest/
+# builds and boots the guest itself).
+CORE_SRC := $(foreach d,core view report theme cli,$(wildcard $(d)/*.c)) \
+            $(wildcard guest/demo_guest*.c)
 COLL_SRC := $(wildcard collectors/*.c)
 WL_SRC   := $(filter-out workloads/parallax_run.c,$(wildcard workloads/*.c))
 TUI_SRC  := $(wildcard tui/*.c)
@@ -104,8 +110,8 @@ format-check:
 
 $(BUILD)/collectors/%.o $(BUILD)/pmda/%.o: XCFLAGS = $(PCP_CFLAGS)
 $(BUILD)/tui/%.o: XCFLAGS = $(CURSES_CFLAGS)
-$(BUILD)/core/%.o: XCFLAGS = $(call pc,--cflags,jansson) \
-    -DPARALLAX_THEMEDIR='"$(THEMEDIR)"'
+$(BUILD)/report/%.o: XCFLAGS = $(call pc,--cflags,jansson)
+$(BUILD)/theme/%.o: XCFLAGS = -DPARALLAX_THEMEDIR='"$(THEMEDIR)"'
 $(BUILD)/workloads/%.o: XCFLAGS = $(call pc,--cflags,libcrypto) \
     -DPARALLAX_LIBEXEC='"$(LIBEXECDIR)"'
 $(BUILD)/tests/%.o: XCFLAGS = $(TEST_CFLAGS) $(PCP_CFLAGS)
@@ -163,7 +169,7 @@ install: all
 
 # pmdaparallax, the guest agent (pmda/, issue 4): libpcp_pmda and the same
 # libparallax.a the host uses. `make install` puts it where pmdaproc.sh
-# expects it; ./Install there registers it with pmcd (README).
+# expects it; ./Install there registers it with pmcd (docs/guests.md).
 PMDA_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard pmda/*.c))
 PMDA := $(BUILD)/pmdaparallax
 PCP_PMDAS_DIR ?= $(or $(shell sed -n 's/^PCP_PMDAS_DIR=//p' \
@@ -208,7 +214,7 @@ guest: deps
 	@./guest/build-image.sh $(GUEST) $(BUILD)
 
 # Colour themes (themes/README): the installed ones are the last place
-# parallax looks (core/theme_path.h); one is compiled in besides.
+# parallax looks (theme/theme_path.h); one is compiled in besides.
 THEMEDIR = $(PREFIX)/share/parallax/themes
 .PHONY: install-themes fuzz
 install: install-themes
@@ -221,8 +227,8 @@ install-themes:
 # (scripts/deps.sh fuzz), which make check does not.
 FUZZ_TIME ?= 60
 FUZZ_THEME := $(BUILD)/fuzz/fuzz_theme
-FUZZ_SRC := fuzz/fuzz_theme.c core/theme.c core/theme_color.c
-$(FUZZ_THEME): $(FUZZ_SRC) core/theme.h core/theme_color.h
+FUZZ_SRC := fuzz/fuzz_theme.c theme/theme.c theme/theme_color.c
+$(FUZZ_THEME): $(FUZZ_SRC) theme/theme.h theme/theme_color.h
 	@mkdir -p $(@D)/corpus
 	clang $(WARN) -g -O1 -D_GNU_SOURCE -I. \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -132,7 +132,7 @@ pool_specs() {
     done
 }
 
-# The most guests parallax takes as -h options (core/options.h); the rest
+# The most guests parallax takes as -h options (cli/options.h); the rest
 # are added at its add-guest prompt.
 POOL_MAX_H=56
 

@@ -13,7 +13,6 @@
 
 #include "collectors/syscalls_switch.h"
 #include "core/diag.h"
-#include "core/report_read.h"
 #include "workloads/extras.h"
 #include "workloads/registry.h"
 #include "workloads/suites.h"
@@ -74,22 +73,14 @@ double jobs_figure(const struct job_cell *c)
     return c->stats.median;
 }
 
-void jobs_set_baseline(struct jobs *j, int src, const struct baseline *b)
+void jobs_set_done(struct jobs *j, int src, int w, const struct wl_stats *st)
 {
-    for (int w = 0; w < j->nwl; w++) {
-        const struct baseline_wl *bw = baseline_wl_find(b, j->wl[w]->name);
-        struct job_cell *c = cell(j, src, w);
-        if (!bw || !c || bw->n <= 0)
-            continue;
-        *c = blank;
-        c->state = JOB_DONE;
-        c->stats.n = bw->n;
-        c->stats.median = bw->median;
-        c->stats.min = bw->min;
-        c->stats.max = bw->max;
-        c->stats.mean = bw->mean;
-        c->stats.ci95 = bw->ci95;
-    }
+    struct job_cell *c = w >= 0 && w < j->nwl ? cell(j, src, w) : NULL;
+    if (!c || st->n <= 0)
+        return;
+    *c = blank;
+    c->state = JOB_DONE;
+    c->stats = *st;
 }
 
 static int start_host(struct jobs *j, int w, char *err, size_t errlen)

@@ -56,11 +56,9 @@ struct jobs {
  * warm-up. Guests run them through pmdaparallax (parallax.control). */
 void jobs_init(struct jobs *j);
 
-struct baseline;
-
-/* Fills the cells of fixed source src (a baseline column) with the saved
- * figures of b: done, with their statistics. */
-void jobs_set_baseline(struct jobs *j, int src, const struct baseline *b);
+/* Sets workload w on source src to a finished run with statistics st (a
+ * baseline column's saved figures); nothing when st->n is 0. */
+void jobs_set_done(struct jobs *j, int src, int w, const struct wl_stats *st);
 
 /* Starts workload w on every source that takes part. 0, or -1 with the
  * reason in err (nothing was started). */

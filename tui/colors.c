@@ -1,5 +1,5 @@
 /* See colors.h. Colours are brought down to what the terminal has
- * (core/theme_color.c). Without colour (NO_COLOR, monochrome terminals)
+ * (theme/theme_color.c). Without colour (NO_COLOR, monochrome terminals)
  * roles keep their attributes, and the ones drawn on a background of their
  * own get reverse, so that nothing depends on colour alone. */
 #include <curses.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/theme_color.h"
-#include "core/theme_path.h"
+#include "theme/theme_color.h"
+#include "theme/theme_path.h"
 #include "tui/colors.h"
 
 static struct theme current;

@@ -1,11 +1,11 @@
-/* Colour roles on screen: puts a theme (core/theme.h) into curses colour
+/* Colour roles on screen: puts a theme (theme/theme.h) into curses colour
  * pairs and attributes, and switches themes while the screen runs. */
 #ifndef PARALLAX_COLORS_H
 #define PARALLAX_COLORS_H
 
 #include <stddef.h>
 
-#include "core/theme.h"
+#include "theme/theme.h"
 
 /* Picks the theme called name (NULL: "default") before curses starts.
  * -1 when there is no theme of that name: err names the ones there are.

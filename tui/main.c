@@ -4,10 +4,10 @@
 #include <malloc.h>
 #include <stdio.h>
 
-#include "core/batch.h"
+#include "cli/batch.h"
 #include "core/diag.h"
-#include "core/options.h"
-#include "core/text_mode.h"
+#include "cli/options.h"
+#include "cli/text_mode.h"
 #include "core/version.h"
 #include "tui/tui.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "core/diag.h"
-#include "core/interval.h"
+#include "cli/interval.h"
 #include "tui/panel.h"
 
 static void toggle_pause(struct modes *m, const struct session *s,

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "core/diag.h"
-#include "core/interval.h"
+#include "cli/interval.h"
 #include "core/version.h"
 #include "tui/colors.h"
 #include "tui/keybar.h"

@@ -1,7 +1,7 @@
 /* See table_panel.h. The host column is always shown; guests (each with
  * its ratio column) fill the rest of the width. Sparklines get the room
  * that is left, up to twice their --text width, and shrink before any
- * column scrolls out. All cell text comes from core/view.c. */
+ * column scrolls out. All cell text comes from view/view.c. */
 #include "tui/table_panel.h"
 #include "core/clock.h"
 
@@ -13,8 +13,8 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "core/view.h"
-#include "core/view_time.h"
+#include "view/view.h"
+#include "view/view_time.h"
 #include "tui/colors.h"
 #include "tui/panel.h"
 #include "tui/row_cache.h"
@@ -25,7 +25,7 @@
 #define SUITE_KEY_SUITE "quick"
 struct layout {
     /* the counters section: the metric rows, a "time" line, the Time
-     * lines (clock, sleeps, fairness: core/view_time.h) */
+     * lines (clock, sleeps, fairness: view/view_time.h) */
     struct time_line tl[VIEW_TIME_LINES_MAX];
     int ntl, counter_rows;
     int spark_w;

@@ -20,12 +20,12 @@
 #include <unistd.h>
 
 #include "collectors/syscalls_switch.h"
-#include "core/baselines.h"
-#include "core/demo_guest.h"
+#include "report/baselines.h"
+#include "guest/demo_guest.h"
 #include "core/diag.h"
 #include "core/host_probe.h"
 #include "core/jobs.h"
-#include "core/report.h"
+#include "report/report.h"
 #include "core/session.h"
 #include "tui/colors.h"
 #include "tui/modes.h"

@@ -2,7 +2,7 @@
 #ifndef PARALLAX_TUI_H
 #define PARALLAX_TUI_H
 
-#include "core/options.h"
+#include "cli/options.h"
 
 #define TUI_MIN_COLS 40
 #define TUI_MIN_ROWS 12

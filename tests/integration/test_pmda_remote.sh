@@ -4,7 +4,7 @@
 # guest's pmcd listens here (10.200.N.1). Under pmcd's default access list
 # the remote host may fetch but not store (PM_ERR_PERMISSION, and nothing
 # starts); after the admin's one line `allow "10.200.N.2" : store;` (the
-# README's) it may start and stop a workload. All traffic stays on
+# docs/guests.md's) it may start and stop a workload. All traffic stays on
 # addresses of this machine.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/jobs.h"
-#include "core/report.h"
+#include "report/report.h"
 #include "core/session.h"
 #include "sample_fixture.h"
 #include "workloads/extras.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/demo_guest.h"
+#include "guest/demo_guest.h"
 
 #define MAX 16
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/fmt.h"
+#include "view/fmt.h"
 
 static const char *fv(double v, enum metric_format f)
 {

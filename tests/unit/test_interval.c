@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/interval.h"
-#include "core/options.h"
+#include "cli/interval.h"
+#include "cli/options.h"
 
 static void test_steps(void **state)
 {

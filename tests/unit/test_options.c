@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/options.h"
+#include "cli/options.h"
 
 static char err[256];
 static struct options o;

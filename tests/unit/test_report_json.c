@@ -12,8 +12,8 @@
 #include <jansson.h>
 #include <unistd.h>
 
-#include "core/report_json.h"
-#include "core/report_read.h"
+#include "report/report_json.h"
+#include "report/report_read.h"
 #include "core/version.h"
 #include "report_fixture.h"
 

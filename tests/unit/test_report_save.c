@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/atomic_file.h"
-#include "core/report_read.h"
-#include "core/report_text.h"
+#include "report/atomic_file.h"
+#include "report/report_read.h"
+#include "report/report_text.h"
 #include "report_fixture.h"
 
 #define STEM "parallax-20231114-221320-000" /* fix_meta's time in UTC */

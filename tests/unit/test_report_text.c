@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "core/report_table.h"
-#include "core/report_text.h"
+#include "report/report_table.h"
+#include "report/report_text.h"
 #include "report_fixture.h"
 
 #define GOLDEN "tests/golden/report.txt"

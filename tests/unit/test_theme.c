@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/theme.h"
-#include "core/theme_color.h"
-#include "core/theme_path.h"
+#include "theme/theme.h"
+#include "theme/theme_color.h"
+#include "theme/theme_path.h"
 
 #define ALL_ROLES ((uint32_t)((1ull << ROLE_COUNT) - 1))
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/view_time.h"
+#include "view/view_time.h"
 #include "report_fixture.h"
 
 static void test_extras_round_trip(void **state)

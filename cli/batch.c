@@ -1,0 +1,320 @@
+/* See batch.h. The same session, jobs and report writers as the screen;
+ * only the driver differs: workloads start one after another, and the
+ * loop waits on the samplers' wake pipe with a short timeout so runs are
+ * polled as they progress. A run that fails, or a source that cannot
+ * take one, is noted in its cell and counted; the batch goes on. */
+#include "cli/batch.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report/atomic_file.h"
+#include "report/baselines.h"
+#include "guest/demo_guest.h"
+#include "core/host_probe.h"
+#include "core/jobs.h"
+#include "report/report.h"
+#include "report/report_json.h"
+#include "report/report_text.h"
+#include "core/session.h"
+#include "workloads/registry.h"
+#include "workloads/suites.h"
+
+#define FIRST_ANSWER_WAIT 15.0 /* s for every guest's first answer */
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+    stop_requested = sig;
+}
+
+/* The catalogue indexes (in j) of a suite or a comma list of workloads.
+ * Returns how many, or -1 with the valid choices in err. */
+static int resolve(const struct jobs *j, const char *what, int *out, char *err,
+                   size_t errlen)
+{
+    const struct workload *wl[JOBS_MAX_WL];
+    int n = 0;
+    const struct wl_suite *suite = suite_find(what);
+    if (suite) {
+        n = suite_resolve(suite, wl, JOBS_MAX_WL, err, errlen);
+        if (n < 0)
+            return -1;
+    } else {
+        char list[512];
+        snprintf(list, sizeof(list), "%s", what);
+        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+             tok = strtok_r(NULL, ",", &save)) {
+            wl[n] = workload_find(tok);
+            if (!wl[n] || n == JOBS_MAX_WL - 1) {
+                char suites[256];
+                suite_names(suites, sizeof(suites));
+                snprintf(err, errlen,
+                         "--batch: '%s' is neither a suite (%s) nor a "
+                         "workload; see parallax-run --list",
+                         tok, suites);
+                return -1;
+            }
+            n++;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int w = 0; w < j->nwl; w++)
+            if (j->wl[w] == wl[i])
+                out[i] = w;
+    return n;
+}
+
+/* Folds in samples and run progress for up to `timeout` seconds. */
+static void step(struct session *s, struct jobs *j, struct host_probe *hp,
+                 double timeout)
+{
+    struct pollfd pfd[2] = {{.fd = session_fd(s), .events = POLLIN},
+                            {.fd = host_probe_fd(hp), .events = POLLIN}};
+    poll(pfd, 2, (int)ceil(timeout * 1000));
+    session_update(s);
+    jobs_update(j, s);
+    host_probe_step(hp, &s->model[0], jobs_host_busy(j));
+}
+
+/* Waits until every live source has rates (or is down), a while at most. */
+static void wait_sources(struct session *s, struct jobs *j,
+                         struct host_probe *hp)
+{
+    double until = clock_mono() + FIRST_ANSWER_WAIT;
+    while (!stop_requested && clock_mono() < until) {
+        bool ready = true;
+        for (int i = 0; i < s->nsrc; i++)
+            if (!session_is_fixed(s, i) && s->model[i].samples < 2 &&
+                s->model[i].state != SRC_DOWN)
+                ready = false;
+        if (ready)
+            return;
+        step(s, j, hp, 0.25);
+    }
+}
+
+/* True when source src runs the batch's workloads: not a baseline, not
+ * left out. */
+static bool takes_part(const struct session *s, const struct jobs *j, int src)
+{
+    return !session_is_fixed(s, src) && !j->excluded[src];
+}
+
+/* One progress line on stderr: "batch [2/6] pipe-lat: host 2/3 g1 done",
+ * then how many runs failed so far, if any. */
+static void progress(const struct session *s, const struct jobs *j, int k,
+                     int n, int w, int failed)
+{
+    char line[512];
+    int used =
+        snprintf(line, sizeof(line), "batch [%d/%d] %s:", k, n, j->wl[w]->name);
+    for (int src = 0; src < s->nsrc && used < (int)sizeof(line) - 80; src++) {
+        if (!takes_part(s, j, src))
+            continue;
+        const struct job_cell *c = jobs_cell(j, src, w);
+        static const char *const names[] = {"-",    "",        "stopping",
+                                            "done", "stopped", "failed"};
+        if (c->state == JOB_RUNNING)
+            used +=
+                snprintf(line + used, sizeof(line) - (size_t)used, " %s %d/%d",
+                         s->model[src].name, c->repeat + 1, c->repeats);
+        else
+            used += snprintf(line + used, sizeof(line) - (size_t)used, " %s %s",
+                             s->model[src].name, names[c->state]);
+    }
+    if (failed > 0)
+        snprintf(line + used, sizeof(line) - (size_t)used,
+                 " (%d run%s failed so far)", failed, failed == 1 ? "" : "s");
+    fprintf(stderr, "%s%s", line, isatty(STDERR_FILENO) ? "\033[K\r" : "\n");
+}
+
+/* Why source src did not take a run of w it should have; err is why
+ * jobs_start refused, when it did. */
+static void why_not_started(const struct session *s, int src, const char *err,
+                            char *buf, size_t n)
+{
+    const struct source_model *m = &s->model[src];
+    if (src == 0 || (err && m->state == SRC_LIVE && m->info.pmda))
+        snprintf(buf, n, "not started: %s", err ? err : "?");
+    else if (m->state == SRC_DOWN)
+        snprintf(buf, n, "the source is down%s%s", m->error[0] ? ": " : "",
+                 m->error);
+    else if (m->state == SRC_CONNECTING)
+        snprintf(buf, n, "the source never answered");
+    else if (!m->info.pmda)
+        snprintf(buf, n,
+                 "the source has no pmdaparallax; install it there "
+                 "(docs/guests.md)");
+    else
+        snprintf(buf, n, "its start could not be queued");
+}
+
+/* Starts w everywhere it can run; where it cannot, its cell fails with the
+ * reason. False when it started nowhere. */
+static bool start_all(struct session *s, struct jobs *j, int w)
+{
+    char err[256], note[320];
+    bool started = jobs_start(j, s, w, err, sizeof(err)) == 0;
+    for (int src = 0; src < s->nsrc; src++) {
+        if (!takes_part(s, j, src) ||
+            (started && jobs_cell(j, src, w)->state == JOB_RUNNING))
+            continue;
+        why_not_started(s, src, started ? NULL : err, note, sizeof(note));
+        jobs_mark_failed(j, src, w, note);
+    }
+    return started;
+}
+
+/* Runs workload w on every source that can take it and waits for it.
+ * Returns how many sources did not give its figures (each said on
+ * stderr, and noted in its cell for the report). */
+static int run_one(struct session *s, struct jobs *j, struct host_probe *hp,
+                   int k, int n, int w, int failed_before)
+{
+    if (start_all(s, j, w)) {
+        double next_line = 0;
+        while (jobs_running(j, w)) {
+            if (stop_requested)
+                jobs_stop_all(j, s);
+            step(s, j, hp, 0.25);
+            if (clock_mono() >= next_line) { /* at most one line a second */
+                progress(s, j, k, n, w, failed_before);
+                next_line = clock_mono() + 1;
+            }
+        }
+    }
+    int failed = 0;
+    for (int src = 0; src < s->nsrc; src++) {
+        const struct job_cell *c = jobs_cell(j, src, w);
+        if (takes_part(s, j, src) && c->state != JOB_DONE)
+            failed++;
+    }
+    progress(s, j, k, n, w, failed_before + failed);
+    for (int src = 0; src < s->nsrc; src++) {
+        const struct job_cell *c = jobs_cell(j, src, w);
+        if (takes_part(s, j, src) && c->state != JOB_DONE)
+            fprintf(stderr, "parallax: %s on %s: %s\n", j->wl[w]->name,
+                    s->model[src].name,
+                    c->note[0] ? c->note : "did not complete");
+    }
+    return failed;
+}
+
+static int fill_json(FILE *f, void *arg, char *err, size_t errlen)
+{
+    void **a = arg;
+    if (report_json_write(f, a[0], a[1], a[2]) < 0) {
+        snprintf(err, errlen, "cannot write the JSON report");
+        return -1;
+    }
+    return 0;
+}
+
+static int fill_text(FILE *f, void *arg, char *err, size_t errlen)
+{
+    void **a = arg;
+    if (report_text_write(f, a[0], a[1], a[2]) < 0) {
+        snprintf(err, errlen, "cannot write the text report");
+        return -1;
+    }
+    return 0;
+}
+
+/* The text report to o->output (the JSON next to it) or to stdout (the
+ * pair into the report directory). 0, or -1 (told on stderr). */
+static int write_reports(const struct options *o, struct session *s,
+                         struct jobs *j)
+{
+    char err[512], clk[64], path[4096];
+    struct report_meta meta;
+    report_meta_now(&meta, clk, sizeof(clk));
+    void *arg[3] = {s, j, &meta};
+    int rc = 0;
+    if (o->output) {
+        const char *dot = strrchr(o->output, '.');
+        size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - o->output)
+                                               : strlen(o->output);
+        snprintf(path, sizeof(path), "%.*s.json", (int)stem, o->output);
+        rc = atomic_file_write(o->output, fill_text, arg, err, sizeof(err));
+        if (rc == 0)
+            rc = atomic_file_write(path, fill_json, arg, err, sizeof(err));
+        if (rc == 0)
+            fprintf(stderr, "parallax: reports written to %s and %s\n",
+                    o->output, path);
+    } else {
+        report_text_write(stdout, s, j, &meta);
+        fflush(stdout);
+        rc = report_save(o->report_dir, s, j, &meta, path, sizeof(path), err,
+                         sizeof(err));
+        if (rc == 0)
+            fprintf(stderr, "parallax: reports saved as %s and .json\n", path);
+    }
+    if (rc < 0)
+        fprintf(stderr, "parallax: %s\n", err);
+    return rc;
+}
+
+int batch_run(const struct options *o)
+{
+    char err[512];
+    static struct session s;
+    static struct jobs j;
+    static struct demo_guest demo;
+    struct host_probe hp;
+    int order[JOBS_MAX_WL];
+    struct sigaction sa = {.sa_handler = on_stop};
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    jobs_init(&j);
+    j.opts.repeats = o->repeats;
+    int n = resolve(&j, o->batch, order, err, sizeof(err));
+    if (n < 0) {
+        fprintf(stderr, "parallax: %s\n", err);
+        return 2;
+    }
+    if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
+            0 ||
+        baselines_open(&s, &j, o->baselines, o->nbaselines, err, sizeof(err)) <
+            0) {
+        fprintf(stderr, "parallax: %s\n", err);
+        return 2;
+    }
+    int rc = 0, failed = 0, runs = 0;
+    /* a guest that fails or is down does not stop the others' runs */
+    if (o->demo_guest && demo_guest_join(&demo, &s, o->demo_variants, stderr,
+                                         &stop_requested) < 0)
+        rc = 1;
+    host_probe_init(&hp);
+    wait_sources(&s, &j, &hp);
+    for (int k = 0; k < n && !stop_requested; k++) {
+        failed += run_one(&s, &j, &hp, k + 1, n, order[k], failed);
+        for (int src = 0; src < s.nsrc; src++)
+            runs += takes_part(&s, &j, src);
+    }
+    if (failed > 0) {
+        fprintf(stderr,
+                "parallax: %d of %d runs did not complete; the report "
+                "notes why under its workloads table\n",
+                failed, runs);
+        rc = 1;
+    }
+    /* what was measured is reported, also after a failure or a signal */
+    if (write_reports(o, &s, &j) < 0)
+        rc = 1;
+    host_probe_stop(&hp);
+    jobs_free(&j);
+    demo_guest_stop(&demo);
+    session_close(&s);
+    return stop_requested ? 128 + stop_requested : rc;
+}

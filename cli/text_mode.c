@@ -1,0 +1,125 @@
+/* See text_mode.h. Waits on the session's wake pipe, never on a sleep. The
+ * host's samples are the clock: after each, the guests get a short grace to
+ * deliver theirs, then one refresh is printed. */
+#include "cli/text_mode.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/baselines.h"
+#include "guest/demo_guest.h"
+#include "core/host_probe.h"
+#include "core/session.h"
+#include "view/text_view.h"
+
+#define FIRST_ANSWER_WAIT 15.0 /* s: a slow guest's first connection */
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+/* Waits up to `timeout` seconds (< 0: for ever) for samples and folds them
+ * in. False when interrupted by a stop request. */
+static struct host_probe probe;
+
+static bool wait_samples(struct session *s, double timeout)
+{
+    struct pollfd pfd[2] = {{.fd = session_fd(s), .events = POLLIN},
+                            {.fd = host_probe_fd(&probe), .events = POLLIN}};
+    int ms = timeout < 0 ? -1 : (int)ceil(timeout * 1000);
+    if (poll(pfd, 2, ms) < 0 && errno != EINTR)
+        return false;
+    session_update(s);
+    host_probe_step(&probe, &s->model[0], false);
+    return !stop_requested;
+}
+
+/* True when every source has rates (two good samples) or is down. */
+static bool all_answered(const struct session *s)
+{
+    for (int i = 0; i < s->nsrc; i++)
+        if (!session_is_fixed(s, i) && s->model[i].samples < 2 &&
+            s->model[i].state != SRC_DOWN)
+            return false;
+    return true;
+}
+
+/* True when every guest has news since `seen` (updates counts). */
+static bool guests_caught_up(const struct session *s, const unsigned long *seen)
+{
+    for (int i = 1; i < s->nsrc; i++)
+        if (!session_is_fixed(s, i) && s->model[i].updates == seen[i])
+            return false;
+    return true;
+}
+
+int text_mode_run(const struct options *o)
+{
+    char err[256];
+    static struct session s;
+    static unsigned long seen[SESSION_MAX_SOURCES];
+    static struct demo_guest demo;
+    static struct jobs jobs; /* holds the baselines' workload figures */
+    bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    struct sigaction sa = {.sa_handler = on_stop};
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
+        0) {
+        fprintf(stderr, "parallax: %s\n", err);
+        return 1;
+    }
+    jobs_init(&jobs);
+    if (baselines_open(&s, &jobs, o->baselines, o->nbaselines, err,
+                       sizeof(err)) < 0) {
+        fprintf(stderr, "parallax: %s\n", err);
+        session_close(&s);
+        return 2;
+    }
+    if (o->demo_guest && demo_guest_join(&demo, &s, o->demo_variants, stderr,
+                                         &stop_requested) < 0) {
+        demo_guest_stop(&demo);
+        session_close(&s);
+        return 1;
+    }
+    host_probe_init(&probe);
+    host_probe_step(&probe, &s.model[0], false);
+    long printed = 0;
+    double first_deadline = clock_mono() + FIRST_ANSWER_WAIT;
+    double grace = fmin(0.25 * o->interval, 0.5);
+    while (!stop_requested && (o->samples == 0 || printed < o->samples)) {
+        if (!wait_samples(&s, -1))
+            break;
+        if (s.model[0].updates == seen[0])
+            continue; /* a guest's sample: wait for the host's tick */
+        double until = clock_mono() + grace;
+        while (!guests_caught_up(&s, seen) && clock_mono() < until)
+            if (!wait_samples(&s, until - clock_mono()))
+                break;
+        for (int i = 0; i < s.nsrc; i++)
+            seen[i] = s.model[i].updates;
+        /* the first good sample only sets the base for rates; the first
+         * refresh also waits (a while) for every guest's first answer */
+        if (s.model[0].samples <= 1)
+            continue;
+        if (!printed && !all_answered(&s) && clock_mono() < first_deadline)
+            continue;
+        text_view_print(stdout, s.model, s.nsrc, s.interval, utf8);
+        printed++;
+    }
+    host_probe_stop(&probe);
+    demo_guest_stop(&demo);
+    session_close(&s);
+    return 0;
+}

@@ -1,0 +1,27 @@
+/* Small helpers both report writers share, so the text and the JSON say
+ * the same thing about a source, a workload and the fairness run. */
+#ifndef PARALLAX_REPORT_COMMON_H
+#define PARALLAX_REPORT_COMMON_H
+
+#include <stdbool.h>
+
+#include "core/jobs.h"
+#include "report/report.h"
+
+/* "live", "connecting" or "down". */
+const char *report_state_name(enum source_state st);
+
+/* "idle", "running", "stopping", "done", "stopped" or "failed". */
+const char *report_job_state_name(enum job_state st);
+
+/* True when workload w ran (or runs) on any of the nsrc sources. */
+bool report_wl_ran(const struct jobs *j, int nsrc, int w);
+
+/* The host's last sched result with its extras, or NULL when sched has
+ * not finished a repeat on the host. */
+const struct wl_result *report_fairness(const struct jobs *j);
+
+/* Source src's clocksource from meta, or "?". */
+const char *report_clocksource(const struct report_meta *meta, int src);
+
+#endif

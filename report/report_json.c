@@ -1,0 +1,199 @@
+/* See report_json.h. A figure that is n/a is null, never 0; ratios are
+ * oriented as on screen (> 1: worse in the guest). Each source object is
+ * complete on its own so that a reader can take any one as a baseline. */
+#include "report/report_json.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/jobs.h"
+#include "report/report_common.h"
+#include "core/version.h"
+#include "view/view.h"
+#include "view/view_time.h"
+#include "workloads/sleep_acc.h"
+
+/* A number, or null for n/a (JSON has no NaN). */
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *info_json(const struct source_model *m,
+                         const struct report_meta *meta, int src)
+{
+    const struct source_info *in = &m->info;
+    return json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:b, s:s, s:s, s:s}",
+                     "name", m->name, "target", m->target, "host", in->host,
+                     "kernel", in->release, "ncpu", in->ncpu, "mem_bytes",
+                     num(in->mem_bytes > 0 ? in->mem_bytes : NAN), "pmda",
+                     in->pmda, "clocksource", report_clocksource(meta, src),
+                     "state", report_state_name(m->state), "error",
+                     m->state == SRC_DOWN ? m->error : "");
+}
+
+static json_t *metrics_json(const struct session *s, int src, bool ratios)
+{
+    json_t *o = json_object();
+    for (int id = 0; id < METRIC_COUNT; id++) {
+        double v = ratios ? view_metric_ratio(&s->model[src], &s->model[0], id)
+                          : s->model[src].value[id];
+        json_object_set_new(o, metric_descs[id].key, num(v));
+    }
+    return o;
+}
+
+static json_t *probe_json(const struct probe_sample *p)
+{
+    if (!p->count)
+        return json_null();
+    return json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)p->count,
+                     "sleep_req_s", num(p->sleep_req), "sleep_took_s",
+                     num(p->sleep_took), "spin_wall_s", num(p->spin_wall),
+                     "spin_cpu_s", num(p->spin_cpu));
+}
+
+/* The sleep workload's sleeps on src: requested, took by its clock, and
+ * what the host saw of them; empty before it ran there. */
+static json_t *sleeps_json(const struct session *s, const struct jobs *j,
+                           int src)
+{
+    json_t *a = json_array();
+    for (int d = 0; d < (int)sleep_ndurs; d++) {
+        double req, took, host;
+        if (view_sleep_figures(s, j, src, d, &req, &took, &host))
+            json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "requested_s",
+                                               num(req), "took_s", num(took),
+                                               "host_saw_s", num(host)));
+    }
+    return a;
+}
+
+static json_t *time_json(const struct session *s, const struct jobs *j, int src)
+{
+    const struct source_model *m = &s->model[src];
+    struct clock_fit f;
+    clock_model_fit(&m->clock, &f);
+    bool fit = src > 0 && f.ok;
+    double billed = m->probe.count && m->probe.spin_wall > 0
+                        ? m->probe.spin_cpu / m->probe.spin_wall
+                        : NAN;
+    double host_saw = m->probe.count && fit
+                          ? clock_model_host_duration(&f, m->probe.sleep_took)
+                          : NAN;
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                          "offset_s", num(fit ? f.offset : NAN), "offset_err_s",
+                          num(fit ? f.offset_err : NAN), "drift_ppm",
+                          num(fit ? f.drift_ppm : NAN), "drift_err_ppm",
+                          num(fit ? f.drift_err_ppm : NAN), "sleep_host_s",
+                          num(host_saw), "billed", num(billed), "steal_pct",
+                          num(m->value[METRIC_CPU_STEAL]), "probe",
+                          probe_json(&m->probe));
+    if (o && src > 0)
+        json_object_set_new(o, "sleep_ratio",
+                            num(view_time_ratio(m, &s->model[0], TR_SLEEP)));
+    if (o)
+        json_object_set_new(o, "sleep_workload", sleeps_json(s, j, src));
+    return o;
+}
+
+static json_t *extras_json(const struct wl_result *r)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < r->nextra; i++)
+        json_array_append_new(
+            a, json_pack("{s:s, s:s, s:o}", "name", r->extra[i].name, "unit",
+                         r->extra[i].unit, "value", num(r->extra[i].value)));
+    return a;
+}
+
+static json_t *job_json(const struct jobs *j, int src, int w)
+{
+    const struct job_cell *c = jobs_cell(j, src, w);
+    const struct wl_stats *st = &c->stats;
+    json_t *o = json_pack(
+        "{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:s}", "state",
+        report_job_state_name(c->state), "n", st->n, "median", num(st->median),
+        "ci95", num(st->ci95), "min", num(st->min), "max", num(st->max), "mean",
+        num(st->mean), "note", c->state == JOB_FAILED ? c->note : "");
+    if (o && src > 0)
+        json_object_set_new(o, "ratio", num(view_job_ratio(j, src, w)));
+    if (o && c->last.nextra > 0)
+        json_object_set_new(o, "extras", extras_json(&c->last));
+    return o;
+}
+
+static json_t *source_json(const struct session *s, const struct jobs *j,
+                           const struct report_meta *meta, int src)
+{
+    json_t *o = info_json(&s->model[src], meta, src);
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "metrics", metrics_json(s, src, false));
+    if (src > 0)
+        json_object_set_new(o, "ratios", metrics_json(s, src, true));
+    json_object_set_new(o, "time", time_json(s, j, src));
+    json_t *wl = json_object();
+    for (int w = 0; w < j->nwl; w++)
+        if (report_wl_ran(j, s->nsrc, w))
+            json_object_set_new(wl, j->wl[w]->name, job_json(j, src, w));
+    json_object_set_new(o, "workloads", wl);
+    if (src > 0)
+        json_object_set_new(o, "index", num(view_job_index(j, src)));
+    return o;
+}
+
+static json_t *catalogue_json(const struct session *s, const struct jobs *j)
+{
+    json_t *a = json_array();
+    for (int w = 0; w < j->nwl; w++)
+        if (report_wl_ran(j, s->nsrc, w))
+            json_array_append_new(
+                a,
+                json_pack("{s:s, s:s, s:s}", "name", j->wl[w]->name, "unit",
+                          j->wl[w]->unit, "better",
+                          j->wl[w]->better == WL_LOWER_IS_BETTER ? "lower"
+                                                                 : "higher"));
+    return a;
+}
+
+static json_t *fairness_json(const struct jobs *j)
+{
+    const struct wl_result *r = report_fairness(j);
+    if (!r)
+        return json_null();
+    return json_pack("{s:s, s:o, s:o}", "source", "host", "figure",
+                     num(r->figure), "extras", extras_json(r));
+}
+
+static json_t *report_json(const struct session *s, const struct jobs *j,
+                           const struct report_meta *meta)
+{
+    char date[64];
+    struct tm tm;
+    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z",
+             localtime_r(&meta->when, &tm));
+    json_t *sources = json_array();
+    for (int src = 0; src < s->nsrc; src++)
+        json_array_append_new(sources, source_json(s, j, meta, src));
+    return json_pack("{s:s, s:i, s:s, s:s, s:I, s:f, s:o, s:o, s:o}", "format",
+                     REPORT_FORMAT, "version", REPORT_VERSION, "parallax",
+                     PARALLAX_VERSION, "date", date, "epoch",
+                     (json_int_t)meta->when, "interval", s->interval,
+                     "workloads", catalogue_json(s, j), "sources", sources,
+                     "fairness", fairness_json(j));
+}
+
+int report_json_write(FILE *f, const struct session *s, const struct jobs *j,
+                      const struct report_meta *meta)
+{
+    json_t *root = report_json(s, j, meta);
+    if (!root)
+        return -1;
+    int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (rc == 0)
+        fputc('\n', f);
+    return rc == 0 && fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}

@@ -1,0 +1,266 @@
+/* See view_time.h. Everything here reads the extras of the last finished
+ * repeat (job_cell.last), which guests hand over through pmdaparallax. */
+#include "view/view_time.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock_model.h"
+#include "view/fmt.h"
+#include "core/ratio.h"
+#include "workloads/extras.h"
+#include "workloads/sleep_acc.h"
+
+/* The fairness figures, after the "tasks/cpus" line (index 0). A figure
+ * is extra `num`, over extra `den` when given. */
+struct fair_row {
+    const char *label;
+    const char *num, *den;
+    enum ratio_orientation ro;
+};
+
+static const struct fair_row fair_rows[] = {
+    {"tasks/cpus", NULL, NULL, RO_NONE},
+    {"j1 wall s", "j1 wall total", NULL, RO_HIGHER_WORSE},
+    {"j1 user s", "j1 user total", NULL, RO_HIGHER_WORSE},
+    {"jN expected s", "jN wall expected", NULL, RO_HIGHER_WORSE},
+    {"jN actual s", "jN wall actual", NULL, RO_HIGHER_WORSE},
+    {"actual/expect", "jN wall actual", "jN wall expected", RO_HIGHER_WORSE},
+    {"jN user s", "jN user total", NULL, RO_HIGHER_WORSE},
+    {"Jain index", "jain index (throughput)", NULL, RO_LOWER_WORSE},
+};
+#define NFAIR (int)(sizeof(fair_rows) / sizeof(fair_rows[0]))
+
+static int wl_index(const struct jobs *j, const char *name)
+{
+    for (int w = 0; w < j->nwl; w++)
+        if (strcmp(j->wl[w]->name, name) == 0)
+            return w;
+    return -1;
+}
+
+/* The extras of workload w's last finished repeat on src, or NULL (also
+ * when w < 0: not in the catalogue). */
+static const struct wl_result *last_of(const struct jobs *j, int src, int w)
+{
+    if (w < 0)
+        return NULL;
+    const struct wl_result *r = &jobs_cell(j, src, w)->last;
+    return r->nextra > 0 ? r : NULL;
+}
+
+/* A figure of the sleep workload (index w) for duration d on src. */
+static double sleep_extra(const struct jobs *j, int w, int src, int d,
+                          const char *what)
+{
+    const struct wl_result *r = last_of(j, src, w);
+    if (!r)
+        return NAN;
+    char name[40];
+    snprintf(name, sizeof(name), "%s overshoot %s", sleep_durs[d].label, what);
+    return wl_extra(r, name);
+}
+
+/* Seconds a sleep of duration d took on src's clock, or NaN. */
+static double sleep_took(const struct jobs *j, int w, int src, int d)
+{
+    return (double)sleep_durs[d].ns * 1e-9 +
+           sleep_extra(j, w, src, d, "mean") * 1e-6;
+}
+
+static int tasks_of(const struct wl_result *r)
+{
+    int k = 0;
+    char name[32];
+    do
+        snprintf(name, sizeof(name), "task %d jN wall", ++k);
+    while (isfinite(wl_extra(r, name)));
+    return k - 1;
+}
+
+static double fair_value(const struct wl_result *r, int i)
+{
+    if (!fair_rows[i].num)
+        return NAN;
+    double v = wl_extra(r, fair_rows[i].num);
+    return fair_rows[i].den ? v / wl_extra(r, fair_rows[i].den) : v;
+}
+
+/* Task line index: 2k is task k+1's jN user time, 2k+1 its wall time. */
+static double task_value(const struct wl_result *r, int index)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "task %d jN %s", index / 2 + 1,
+             index % 2 ? "wall" : "user");
+    return wl_extra(r, name);
+}
+
+static struct time_line *add(struct time_line *out, int *n, int max,
+                             enum time_line_kind kind, int index, int wl)
+{
+    if (*n >= max)
+        return NULL;
+    struct time_line *tl = &out[(*n)++];
+    tl->kind = kind;
+    tl->index = index;
+    tl->wl = wl;
+    tl->label[0] = '\0';
+    return tl;
+}
+
+int view_time_lines(const struct session *s, const struct jobs *j,
+                    struct time_line *out, int max, int max_tasks)
+{
+    int n = 0, ws = wl_index(j, "sleep"), wf = wl_index(j, "sched");
+    struct time_line *tl;
+    for (int row = 0; row < TIME_ROW_COUNT; row++)
+        if ((tl = add(out, &n, max, TL_FIXED, row, -1)))
+            snprintf(tl->label, sizeof(tl->label), "%s", time_row_labels[row]);
+    for (size_t d = 0; d < sleep_ndurs; d++) {
+        bool any = false;
+        for (int src = 0; src < s->nsrc && !any; src++)
+            any = isfinite(sleep_took(j, ws, src, (int)d));
+        if (any && (tl = add(out, &n, max, TL_SLEEP, (int)d, ws)))
+            snprintf(tl->label, sizeof(tl->label), "sleep %s took",
+                     sleep_durs[d].label);
+    }
+    int tasks = -1;
+    for (int src = 0; src < s->nsrc; src++) {
+        const struct wl_result *r = last_of(j, src, wf);
+        int k = r ? tasks_of(r) : -1;
+        if (k > tasks)
+            tasks = k;
+    }
+    if (tasks < 0)
+        return n;
+    if ((tl = add(out, &n, max, TL_RULE, 0, wf)))
+        snprintf(tl->label, sizeof(tl->label), " fairness ");
+    for (int i = 0; i < NFAIR; i++)
+        if ((tl = add(out, &n, max, TL_FAIR, i, wf)))
+            snprintf(tl->label, sizeof(tl->label), "%s", fair_rows[i].label);
+    for (int k = 0; k < 2 * tasks && k < 2 * max_tasks; k++)
+        if ((tl = add(out, &n, max, TL_TASK, k, wf)))
+            snprintf(tl->label, sizeof(tl->label), "task %d %s s", k / 2 + 1,
+                     k % 2 ? "wall" : "user");
+    return n;
+}
+
+/* A figure in at most VIEW_VALUE_W characters, 3 decimals when there is
+ * room. */
+static void num_text(char *buf, size_t n, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, n, "n/a");
+    else if (fabs(v) < 1000)
+        snprintf(buf, n, "%.3f", v);
+    else
+        snprintf(buf, n, "%.0f", v);
+}
+
+static void duration_text(char *buf, size_t n, double secs)
+{
+    if (secs >= 1)
+        snprintf(buf, n, "%.4fs", secs);
+    else
+        snprintf(buf, n, "%.3fms", secs * 1e3);
+}
+
+/* view_sleep_figures with the sleep workload's index w. */
+static bool sleep_figures(const struct session *s, const struct jobs *j, int w,
+                          int src, int d, double *requested, double *took,
+                          double *host_saw)
+{
+    *requested = (double)sleep_durs[d].ns * 1e-9;
+    *took = sleep_took(j, w, src, d);
+    *host_saw = NAN;
+    if (!isfinite(*took))
+        return false;
+    struct clock_fit f;
+    clock_model_fit(&s->model[src].clock, &f);
+    if (src > 0)
+        *host_saw = clock_model_host_duration(&f, *took);
+    return true;
+}
+
+bool view_sleep_figures(const struct session *s, const struct jobs *j, int src,
+                        int d, double *requested, double *took,
+                        double *host_saw)
+{
+    return sleep_figures(s, j, wl_index(j, "sleep"), src, d, requested, took,
+                         host_saw);
+}
+
+static void sleep_cell(const struct session *s, const struct jobs *j, int w,
+                       int src, int d, char *raw, size_t rn, char *detail,
+                       size_t dn)
+{
+    double req, took, host;
+    if (!sleep_figures(s, j, w, src, d, &req, &took, &host))
+        return;
+    duration_text(raw, rn, took);
+    if (isfinite(host)) {
+        char h[24];
+        duration_text(h, sizeof(h), host);
+        snprintf(detail, dn, "host saw %s", h);
+    } else {
+        snprintf(detail, dn, "p99 +%.0fus", sleep_extra(j, w, src, d, "p99"));
+    }
+}
+
+void view_time_line_cell(const struct session *s, const struct jobs *j, int src,
+                         const struct time_line *tl, char *val, size_t vn,
+                         char *detail, size_t dn, bool utf8)
+{
+    if (tl->kind == TL_FIXED) {
+        view_time_cell(&s->model[src], src == 0, tl->index, val, vn, detail, dn,
+                       utf8);
+        return;
+    }
+    char raw[32] = "";
+    detail[0] = '\0';
+    const struct wl_result *r = last_of(j, src, tl->wl);
+    switch (tl->kind) {
+    case TL_SLEEP:
+        sleep_cell(s, j, tl->wl, src, tl->index, raw, sizeof(raw), detail, dn);
+        break;
+    case TL_FAIR:
+        if (r && tl->index == 0)
+            snprintf(raw, sizeof(raw), "%d/%.0f", tasks_of(r),
+                     wl_extra(r, "cpus shared"));
+        else if (r)
+            num_text(raw, sizeof(raw), fair_value(r, tl->index));
+        break;
+    case TL_TASK:
+        if (r)
+            num_text(raw, sizeof(raw), task_value(r, tl->index));
+        break;
+    case TL_FIXED:
+    case TL_RULE:
+        break;
+    }
+    fmt_right(val, vn, VIEW_VALUE_W, raw);
+}
+
+double view_time_line_ratio(const struct session *s, const struct jobs *j,
+                            int guest, const struct time_line *tl)
+{
+    if (tl->kind == TL_FIXED)
+        return view_time_ratio(&s->model[guest], &s->model[0], tl->index);
+    if (tl->kind == TL_SLEEP)
+        return ratio_oriented(sleep_took(j, tl->wl, guest, tl->index),
+                              sleep_took(j, tl->wl, 0, tl->index),
+                              RO_HIGHER_WORSE);
+    const struct wl_result *g = last_of(j, guest, tl->wl);
+    const struct wl_result *h = last_of(j, 0, tl->wl);
+    if (!g || !h)
+        return NAN;
+    if (tl->kind == TL_FAIR)
+        return ratio_oriented(fair_value(g, tl->index),
+                              fair_value(h, tl->index),
+                              fair_rows[tl->index].ro);
+    if (tl->kind == TL_TASK)
+        return ratio_oriented(task_value(g, tl->index),
+                              task_value(h, tl->index), RO_HIGHER_WORSE);
+    return NAN;
+}
