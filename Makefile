@@ -37,13 +37,16 @@ TEST_LIBS    = $(call pc,--libs,cmocka libpcp libcrypto jansson) \
 # (theme/), the command line and the front ends without a screen (cli/),
 # and the demo guest's launcher (guest/demo_guest*.c; the rest of guest/
 # builds and boots the guest itself).
-CORE_SRC := $(foreach d,core view report theme cli,$(wildcard $(d)/*.c)) \
-            $(wildcard guest/demo_guest*.c)
+CORE_SRC := $(foreach d,core view report theme cli,$(wildcard $(d)/*.c))
+# The launcher's objects stay out of $(BUILD)/guest, which holds the image
+# (and is a link to the ordinary build's under make asan).
+LAUNCH_SRC := $(wildcard guest/demo_guest*.c)
+LAUNCH_OBJ := $(LAUNCH_SRC:guest/%.c=$(BUILD)/guest-launcher/%.o)
 COLL_SRC := $(wildcard collectors/*.c)
 WL_SRC   := $(filter-out workloads/parallax_run.c,$(wildcard workloads/*.c))
 TUI_SRC  := $(wildcard tui/*.c)
 LIB_SRC  := $(CORE_SRC) $(COLL_SRC) $(WL_SRC)
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LAUNCH_OBJ)
 TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
 UNIT_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 INTEG_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/integration/test_*.c))
@@ -126,6 +129,10 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(XCFLAGS) -c $< -o $@
 
+$(LAUNCH_OBJ): $(BUILD)/guest-launcher/%.o: guest/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -c $< -o $@
+
 $(LIBPARALLAX): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -153,7 +160,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBPARALLAX)
 # next make rebuilt them (their .d files name them), with its own flags:
 # test_install's `make install` then relinked the sanitizer build's tests
 # without the sanitizers and failed, on every fresh clone's `make asan`.
-.SECONDARY:
+.SECONDARY: $(UNIT_TESTS:%=%.o) $(INTEG_TESTS:%=%.o)
 
 # tui/ code under a unit test: curses instead of the collectors
 $(BUILD)/tests/unit/test_row_cache.o: XCFLAGS = $(TEST_CFLAGS) $(CURSES_CFLAGS)
