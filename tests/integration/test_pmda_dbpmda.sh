@@ -206,6 +206,28 @@ awk -v o="$over" -v r="$ratio" 'BEGIN { exit !(o >= 0 && o < 1 && r > 0 && r <= 
     fail "probe: overshoot '$over' s, ratio '$ratio'"
 echo "ok: clock probe: sleep overshoot $over s, CPU billed/wall $ratio"
 
+# 2,000 stores (a short run started and stopped 1,000 times; a start while
+# the last run is still being stopped is refused) leave the
+# agent's memory where it was: libpcp_pmda kept each store's decoded values
+# pinned for good, ~100 bytes a store, +2.8 MB over 1,550 starts (issue 16)
+rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$apid/status"; }
+stores() {
+    for _ in $(seq 250); do
+        echo 'store parallax.control.start "syscall-null --count=1000 --warmup=0"'
+        echo 'store parallax.control.stop "syscall-null"'
+    done
+}
+db "$(stores)" || fail "stores: dbpmda gone" # malloc's arena settles
+rss0=$(rss)
+runs0=$(fetch parallax.workload.runs)
+for _ in 1 2 3 4; do db "$(stores)" || fail "stores: dbpmda gone"; done
+rss1=$(rss)
+runs=$(($(fetch parallax.workload.runs) - runs0))
+[ "$runs" -ge 250 ] || fail "only $runs runs of syscall-null started"
+[ $((rss1 - rss0)) -le 48 ] ||
+    fail "agent RSS grew $rss0 -> $rss1 KB over 2,000 stores"
+echo "ok: RSS $rss0 -> $rss1 KB over 2,000 stores ($runs runs started)"
+
 # quitting with a run live ends the agent and every child it had
 db 'store parallax.control.start "syscall-null --duration=60"'
 wait_for 5 ops_pos || fail "no progress before quit"
