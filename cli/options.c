@@ -1,16 +1,24 @@
 /* See options.h. getopt_long from glibc does the parsing; numbers are
- * checked whole (no trailing junk) and against their bounds. */
+ * decimal, checked whole (params_decimal) and against their bounds; an
+ * argument that is not printable text is refused before anything else, so
+ * what the options hold (and errors echo) is safe on a terminal; echoes
+ * are cut short, so that the reason after them stays. */
 #include "cli/options.h"
 
 #include "collectors/backend.h"
 #include "collectors/syscalls_switch.h"
+#include "core/safe_text.h"
 #include "guest/demo_guest.h"
+#include "theme/theme_path.h"
+#include "workloads/params.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define ECHO_MAX 40 /* characters of an argument an error quotes */
 
 void options_usage(FILE *f)
 {
@@ -86,26 +94,63 @@ void options_usage(FILE *f)
             INTERVAL_MIN, INTERVAL_MAX);
 }
 
-static bool parse_double(const char *s, double *out)
+static bool parse_long(const char *s, long *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || !isfinite(v))
+    double v;
+    if (!params_decimal(s, &v) || v != floor(v) || fabs(v) > 1e15)
         return false;
-    *out = v;
+    *out = (long)v;
     return true;
 }
 
-static bool parse_long(const char *s, long *out)
+/* s as an error quotes it: masked, and cut after ECHO_MAX characters. */
+static const char *echo(const char *s)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0')
-        return false;
-    *out = v;
-    return true;
+    static char buf[ECHO_MAX * 4 + 4];
+    return safe_text_copy(buf, sizeof(buf), s, ECHO_MAX);
+}
+
+/* 0 when every argument is printable text, else -1 with err naming it. */
+static int check_text(int argc, char **argv, char *err, size_t errlen)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!safe_text_ok(argv[i])) {
+            snprintf(err, errlen,
+                     "argument %d ('%s') holds a control character or is "
+                     "not UTF-8 text; give printable text",
+                     i, echo(argv[i]));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* 0 when no two guests read the same pmcd, else -1 with err naming them. */
+static int check_guests(const struct options *o, char *err, size_t errlen)
+{
+    for (int i = 0; i < o->nguests; i++)
+        for (int k = 0; k < i; k++)
+            if (strcmp(o->guests[i].target, o->guests[k].target) == 0) {
+                snprintf(err, errlen,
+                         "guest %s is given twice; give each pmcd once",
+                         echo(o->guests[i].target));
+                return -1;
+            }
+    return 0;
+}
+
+/* 0 when the theme exists (a file with an error in it is said on the
+ * screen, which then shows the built-in theme), else -1 with err. */
+static int check_theme(const char *name, char *err, size_t errlen)
+{
+    struct theme_dirs d;
+    struct theme t;
+    char why[1024];
+    theme_dirs_get(&d);
+    if (theme_load(&d, name, &t, why, sizeof(why)) != -1)
+        return 0;
+    snprintf(err, errlen, "--theme: %s", why);
+    return -1;
 }
 
 enum options_action options_parse(int argc, char **argv, struct options *o,
@@ -136,6 +181,8 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
     o->local = "proc";
     optind = 1;
     opterr = 0;
+    if (check_text(argc, argv, err, errlen) < 0)
+        return OPT_ERROR;
     int c;
     while ((c = getopt_long(argc, argv, ":h:t:n:r:o:vV?", longopts, NULL)) !=
            -1) {
@@ -152,12 +199,12 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
             o->nguests++;
             break;
         case 't':
-            if (!parse_double(optarg, &o->interval) ||
+            if (!params_decimal(optarg, &o->interval) ||
                 o->interval < INTERVAL_MIN || o->interval > INTERVAL_MAX) {
                 snprintf(err, errlen,
-                         "interval '%s' is not a number of seconds from "
-                         "%.1f to %.0f; try -t 1",
-                         optarg, INTERVAL_MIN, INTERVAL_MAX);
+                         "interval '%s' is not a decimal number of seconds "
+                         "from %.1f to %.0f; try -t 1",
+                         echo(optarg), INTERVAL_MIN, INTERVAL_MAX);
                 return OPT_ERROR;
             }
             break;
@@ -166,7 +213,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
                 snprintf(err, errlen,
                          "samples '%s' is not a positive whole number; "
                          "try -n 5",
-                         optarg);
+                         echo(optarg));
                 return OPT_ERROR;
             }
             break;
@@ -198,12 +245,12 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
                 snprintf(err, errlen,
                          "--local '%s' is not a way to read this host; "
                          "use proc, pcp or gtop",
-                         optarg);
+                         echo(optarg));
                 return OPT_ERROR;
             }
             o->local = optarg;
             break;
-        case 'C': /* checked against the themes when the screen starts */
+        case 'C': /* checked against the themes once all options are read */
             o->theme = optarg;
             break;
         case 'r': {
@@ -212,7 +259,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
                 snprintf(err, errlen,
                          "repeats '%s' is not a whole number from 1 to %d; "
                          "try -r 3",
-                         optarg, REPEATS_MAX);
+                         echo(optarg), REPEATS_MAX);
                 return OPT_ERROR;
             }
             o->repeats = (int)r;
@@ -235,7 +282,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
             return OPT_VERSION;
         case ':':
             snprintf(err, errlen, "option '%s' needs a value; see --help",
-                     argv[optind - 1]);
+                     echo(argv[optind - 1]));
             return OPT_ERROR;
         case 'H':
             return OPT_HELP;
@@ -247,13 +294,13 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
                          optopt);
             else
                 snprintf(err, errlen, "unknown option '%s'; see --help",
-                         argv[optind - 1]);
+                         echo(argv[optind - 1]));
             return OPT_ERROR;
         }
     }
     if (optind < argc) {
         snprintf(err, errlen, "unexpected argument '%s'; see --help",
-                 argv[optind]);
+                 echo(argv[optind]));
         return OPT_ERROR;
     }
     if (o->output && !o->batch) {
@@ -270,6 +317,15 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         snprintf(err, errlen, "-n counts --text refreshes; add --text");
         return OPT_ERROR;
     }
+    if (o->batch && strspn(o->batch, ",") == strlen(o->batch)) {
+        snprintf(err, errlen,
+                 "--batch names no suite or workload; give one, e.g. "
+                 "--batch quick (parallax-run --list shows them)");
+        return OPT_ERROR;
+    }
+    if (check_guests(o, err, errlen) < 0 ||
+        (o->theme && check_theme(o->theme, err, errlen) < 0))
+        return OPT_ERROR;
     local_backends_choose(o->local); /* the default too, on every parse */
     syscalls_want(o->syscalls);
     return OPT_RUN;

@@ -211,6 +211,32 @@ static bool has_pmda(void)
     return n > 0;
 }
 
+/* The host part of `target` ("host[:port]", an IPv6 host in brackets). */
+static void target_host(const char *target, char *host, size_t n)
+{
+    snprintf(host, n, "%s", target[0] == '[' ? target + 1 : target);
+    char *end = strchr(host, target[0] == '[' ? ']' : ':');
+    if (end && (target[0] == '[' || !strchr(end + 1, ':')))
+        *end = '\0';
+}
+
+/* libpcp says "No route to host" also for a name that does not resolve:
+ * true, with err saying so, when that is why. */
+static bool name_fails(const char *target, char *err, size_t errlen)
+{
+    char host[128];
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
+    target_host(target, host, sizeof(host));
+    int rc = getaddrinfo(host, NULL, &hints, &ai);
+    if (ai)
+        freeaddrinfo(ai);
+    if (rc == 0 || rc == EAI_SYSTEM || rc == EAI_MEMORY)
+        return false;
+    snprintf(err, errlen, "pmcd: the name does not resolve (%s)",
+             gai_strerror(rc));
+    return true;
+}
+
 static void *pcp_open(int type, const char *target, char *err, size_t errlen)
 {
     struct pcp_state *st = calloc(1, sizeof(*st));
@@ -221,9 +247,11 @@ static void *pcp_open(int type, const char *target, char *err, size_t errlen)
     snprintf(st->target, sizeof(st->target), "%s", target ? target : "");
     st->ctx = pmNewContext(type, target);
     if (st->ctx < 0) {
-        fmt_err(err, errlen,
-                type == PM_CONTEXT_LOCAL ? "PCP local context" : "pmcd",
-                st->ctx);
+        if (st->ctx != -EHOSTUNREACH || type != PM_CONTEXT_HOST ||
+            !name_fails(target, err, errlen))
+            fmt_err(err, errlen,
+                    type == PM_CONTEXT_LOCAL ? "PCP local context" : "pmcd",
+                    st->ctx);
         free(st);
         return NULL;
     }
@@ -467,20 +495,9 @@ static int stuff_value(const pmAtomValue *a, int type, pmValueSet *vs)
  * unless a NAT lies between. "THIS-HOST" when it cannot be found. */
 static void local_address_for(const char *target, char *addr, size_t n)
 {
-    char host[128];
+    char h[128];
     snprintf(addr, n, "THIS-HOST");
-    snprintf(host, sizeof(host), "%s", target);
-    char *h = host;
-    if (*h == '[') { /* [v6]:port */
-        h++;
-        char *end = strchr(h, ']');
-        if (end)
-            *end = '\0';
-    } else {
-        char *colon = strchr(h, ':');
-        if (colon && !strchr(colon + 1, ':'))
-            *colon = '\0';
-    }
+    target_host(target, h, sizeof(h));
     struct addrinfo hints = {.ai_socktype = SOCK_DGRAM}, *ai = NULL;
     if (getaddrinfo(h, "44321", &hints, &ai) != 0 || !ai)
         return;

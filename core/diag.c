@@ -1,10 +1,14 @@
 /* See diag.h. One fprintf per line: stdio's lock keeps the lines of the
- * sampler threads and the main thread whole. */
+ * sampler threads and the main thread whole. A message may quote a guest
+ * or a file: it is made safe (core/safe_text.h), so that reading the log
+ * in a terminal is too. */
 #include "core/diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
+
+#include "core/safe_text.h"
 
 int diag_level;
 
@@ -22,6 +26,7 @@ void diag_write(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    safe_text(msg);
     clock_gettime(CLOCK_REALTIME, &ts);
     strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S",
              localtime_r(&ts.tv_sec, &tm));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/rate.h"
+#include "core/safe_text.h"
 
 void model_init(struct source_model *m, const char *name, const char *target)
 {
@@ -59,18 +60,37 @@ static double figure(const struct source_model *m, const struct sample *s,
     return rate / 1000.0 / ncpu * 100.0;
 }
 
+/* The texts of a good sample, from its source: made safe for a terminal
+ * and a report here, so that the model holds no other (core/safe_text.h);
+ * a guest's host name once wrote escape sequences into reports. */
+static void make_safe(struct source_model *m)
+{
+    safe_text(m->info.host);
+    safe_text(m->info.release);
+    for (int k = 0; k < m->njobs; k++) {
+        safe_text(m->job[k].name);
+        safe_text(m->job[k].error);
+    }
+    for (int at = 0; at < m->prev.extras_len;) /* NUL-separated texts */
+        at += (int)strlen(safe_text_lines(m->prev.extras + at)) + 1;
+}
+
 void model_update(struct source_model *m, const struct sample *s)
 {
     m->updates++;
     m->fetch_ms = (s->t_after - s->t_before) * 1e3;
-    for (int i = 0; i < s->nstores; i++) /* a ring of the newest results */
-        m->store[m->stores_seen++ % SAMPLE_MAX_STORES] = s->store[i];
+    for (int i = 0; i < s->nstores; i++) { /* a ring of the newest results */
+        struct store_result *r =
+            &m->store[m->stores_seen++ % SAMPLE_MAX_STORES];
+        *r = s->store[i];
+        safe_text(r->msg);
+    }
     if (!s->ok) {
         if (m->state != SRC_DOWN)
             m->down_since = sample_midpoint(s);
         m->retry_at = s->retry_at;
         m->state = SRC_DOWN;
-        snprintf(m->error, sizeof(m->error), "%s", s->error);
+        safe_text_copy(m->error, sizeof(m->error), s->error, 0);
         /* a rate across the outage would average over all of it: the
          * first sample back starts afresh, as the very first one does */
         m->have_prev = false;
@@ -100,6 +120,7 @@ void model_update(struct source_model *m, const struct sample *s)
     memcpy(m->job, s->job, sizeof(s->job[0]) * (size_t)s->njobs);
     m->prev = *s; /* a few KB, once per sample and source */
     m->have_prev = true;
+    make_safe(m);
 }
 
 bool model_is_stale(const struct source_model *m, double now, double interval)

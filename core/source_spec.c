@@ -1,18 +1,51 @@
-/* See source_spec.h. Host names are passed to PCP as given; only what
- * PCP would reject confusingly (empty parts, a bad port, spaces) is
+/* See source_spec.h. Host names are passed to PCP as given once they have
+ * its shape (a name or an address, an IPv6 one in brackets, and a port);
+ * what PCP would reject confusingly (it prints three lines of its own) is
  * refused here, with a message that says what to type. */
 #include "core/source_spec.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/safe_text.h"
+
+#define ECHO_MAX 40 /* characters of the argument an error quotes */
+
 static int bad(char *err, size_t errlen, const char *arg, const char *why)
 {
+    char shown[ECHO_MAX * 4 + 4];
     snprintf(err, errlen,
-             "guest '%s': %s; give HOST[:PORT] or NAME=HOST[:PORT]", arg, why);
+             "guest '%s': %s; give HOST[:PORT] or NAME=HOST[:PORT]",
+             safe_text_copy(shown, sizeof(shown), arg, ECHO_MAX), why);
     return -1;
+}
+
+/* A host name or IPv4 address: letters, digits, '.', '-', '_'. */
+static bool is_name(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr(".-_", s[i]))
+            return false;
+    return len > 0;
+}
+
+/* An IPv6 address as inet_pton reads it, with an optional %zone. */
+static bool is_ipv6(const char *s, size_t len)
+{
+    char addr[64];
+    const char *zone = memchr(s, '%', len);
+    size_t n = zone ? (size_t)(zone - s) : len;
+    struct in6_addr a;
+    if (n == 0 || n >= sizeof(addr) ||
+        (zone && !is_name(zone + 1, len - n - 1)))
+        return false;
+    memcpy(addr, s, n);
+    addr[n] = '\0';
+    return inet_pton(AF_INET6, addr, &a) == 1;
 }
 
 int source_spec_parse(const char *arg, struct source_spec *out, char *err,
@@ -34,13 +67,37 @@ int source_spec_parse(const char *arg, struct source_spec *out, char *err,
     for (const char *p = arg; *p; p++)
         if (isspace((unsigned char)*p))
             return bad(err, errlen, arg, "it contains a space");
-    const char *colon = strrchr(target, ':');
-    if (colon && !strchr(target, ']') && colon != strchr(target, ':'))
-        colon = NULL; /* a bare IPv6 address: no port */
+    if (!safe_text_ok(arg))
+        return bad(err, errlen, arg, "it holds a control character");
+    const char *host = target, *colon;
+    size_t hostlen;
+    if (*target == '[') { /* [IPv6]:PORT, as PCP writes it */
+        const char *close = strchr(target, ']');
+        if (!close || !is_ipv6(target + 1, (size_t)(close - target - 1)))
+            return bad(err, errlen, arg,
+                       "[...] holds no IPv6 address, e.g. [::1]");
+        colon = close[1] == ':' ? close + 1 : NULL;
+        if (close[1] && !colon)
+            return bad(err, errlen, arg, "only :PORT may follow ']'");
+        host = target + 1;
+        hostlen = (size_t)(close - host);
+    } else {
+        colon = strchr(target, ':');
+        hostlen = colon ? (size_t)(colon - target) : strlen(target);
+        if (colon && strchr(colon + 1, ':'))
+            return bad(err, errlen, arg,
+                       "more than one ':'; an IPv6 address goes in brackets, "
+                       "[::1]:44321");
+        if (!is_name(host, hostlen))
+            return bad(err, errlen, arg,
+                       "the host is not a name or an address (letters, "
+                       "digits, '.', '-', '_')");
+    }
     if (colon) {
         char *end;
         long port = strtol(colon + 1, &end, 10);
-        if (colon[1] == '\0' || *end != '\0' || port < 1 || port > 65535)
+        if (!isdigit((unsigned char)colon[1]) || *end != '\0' || port < 1 ||
+            port > 65535)
             return bad(err, errlen, arg, "the port is not 1 to 65535");
     }
     snprintf(out->name, sizeof(out->name), "%.*s", (int)namelen, arg);

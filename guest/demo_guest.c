@@ -1,6 +1,7 @@
 /* See demo_guest.h. */
 #include "guest/demo_guest.h"
 
+#include "core/safe_text.h"
 #include "core/session.h"
 
 #include <errno.h>
@@ -258,7 +259,8 @@ static bool read_lines(struct demo_guest *g, int fd, char *buf, size_t cap,
 }
 
 /* Sets the progress line; also tells it on g->echo, when set, so that a
- * caller without a status line sees every step, not only the newest. */
+ * caller without a status line sees every step, not only the newest. The
+ * guest's console is in it: made safe for a terminal. */
 __attribute__((format(printf, 2, 3))) static void
 set_progress(struct demo_guest *g, const char *fmt, ...)
 {
@@ -266,6 +268,7 @@ set_progress(struct demo_guest *g, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(g->progress, sizeof(g->progress), fmt, ap);
     va_end(ap);
+    safe_text(g->progress);
     if (g->echo) {
         fprintf(g->echo, "parallax: %s\n", g->progress);
         fflush(g->echo);

@@ -97,12 +97,9 @@ static int set_option(const char *tok, struct wl_run_opts *opt, bool *count,
                  tok);
         return -1;
     }
-    char *end;
-    errno = 0;
-    double v = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || errno || !isfinite(v) ||
-        v < opt_table[id].min || v > opt_table[id].max ||
-        (opt_table[id].integer && v != floor(v))) {
+    double v;
+    if (!params_decimal(eq + 1, &v) || v < opt_table[id].min ||
+        v > opt_table[id].max || (opt_table[id].integer && v != floor(v))) {
         snprintf(err, errlen, "--%s=%.32s: expected %s %.10g..%.10g",
                  opt_table[id].name, eq + 1,
                  opt_table[id].integer ? "a whole number" : "a number",

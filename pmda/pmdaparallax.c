@@ -19,6 +19,7 @@
 #include "pmda/domain.h"
 #include "pmda/loop.h"
 #include "pmda/metrics.h"
+#include "workloads/params.h"
 
 #define DEFAULT_MAX_RUNS  4
 #define DEFAULT_PROBE_S   30.0
@@ -63,9 +64,8 @@ struct config {
 
 static bool number(const char *s, double min, double max, double *out)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v >= min && v <= max))
+    double v;
+    if (!params_decimal(s, &v) || !(v >= min && v <= max))
         return false;
     *out = v;
     return true;

@@ -1,17 +1,39 @@
-/* See report_read.h. The checks go from the outside in (readable, JSON,
- * our format, our version, the source asked for, its fields) so that the
- * one line of error names the first thing that is wrong. Metrics a
- * version-1 report lacks read as n/a: the metric table may grow. */
+/* See report_read.h. The checks go from the outside in (a regular file of
+ * a report's size, JSON, our format, our version, the source asked for,
+ * its fields and their ranges) so that the one line of error names the
+ * first thing that is wrong. Metrics a version-1 report lacks read as n/a:
+ * the metric table may grow. Every string read is made safe for a
+ * terminal (core/safe_text.h), the error line too: it may quote the file. */
 #include "report/report_read.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include "report/report_json.h"
+#include "core/safe_text.h"
 #include "core/version.h"
+#include "report/report_json.h"
+#include "workloads/runner.h"
+
+/* Bounds of what a report may hold. A figure beyond them is damage (or a
+ * forgery), not a measurement: 1e308 once printed as a 31-digit figure and
+ * a +inf% difference. */
+#define NCPU_MAX 65536
+#define MEM_MAX  1152921504606846976.0 /* 2^60 bytes, 1 EiB */
+/* A CPU share is 100 for all CPUs, but the live model does not clamp what
+ * a source's counters say (nor do reports), so more is damage only well
+ * above that. */
+#define PERCENT_MAX 1000.0
+#define FIXED2_MAX  1e6  /* load averages, printed with every digit */
+#define FIGURE_MAX  1e15 /* rates, counts, bytes, workload figures */
+#define SECONDS_MAX 1e6  /* the clock probe's sleeps and spins */
 
 static int fail(char *err, size_t errlen, const char *path, const char *fmt,
                 ...) __attribute__((format(printf, 4, 5)));
@@ -25,11 +47,13 @@ static int fail(char *err, size_t errlen, const char *path, const char *fmt,
     vsnprintf(why, sizeof(why), fmt, ap);
     va_end(ap);
     snprintf(err, errlen, "%s: %s", path, why);
+    safe_text(err);
     return -1;
 }
 
-/* A number or null (n/a); false when v is something else. */
-static bool get_num(const json_t *v, double *out)
+/* A number from min to max, or null (n/a); false when v is something
+ * else. */
+static bool get_num_in(const json_t *v, double min, double max, double *out)
 {
     if (!v || json_is_null(v)) {
         *out = NAN;
@@ -38,7 +62,7 @@ static bool get_num(const json_t *v, double *out)
     if (!json_is_number(v))
         return false;
     *out = json_number_value(v);
-    return true;
+    return *out >= min && *out <= max;
 }
 
 static int check_header(const json_t *root, const char *path, char *err,
@@ -89,12 +113,18 @@ static int read_info(const json_t *src, struct source_info *in,
                        "host", &host, "kernel", &kernel, "ncpu", &ncpu,
                        "mem_bytes", &mem, "pmda", &pmda) < 0)
         return fail(err, errlen, path, "damaged report: source: %s", je.text);
-    snprintf(in->host, sizeof(in->host), "%s", host);
-    snprintf(in->release, sizeof(in->release), "%s", kernel);
+    if (ncpu < 0 || ncpu > NCPU_MAX)
+        return fail(err, errlen, path,
+                    "damaged report: ncpu %d is not 0 (unknown) to %d", ncpu,
+                    NCPU_MAX);
+    safe_text_copy(in->host, sizeof(in->host), host, 0);
+    safe_text_copy(in->release, sizeof(in->release), kernel, 0);
     in->ncpu = ncpu;
     in->pmda = pmda;
-    if (!get_num(mem, &in->mem_bytes))
-        return fail(err, errlen, path, "damaged report: mem_bytes");
+    if (!get_num_in(mem, 0, MEM_MAX, &in->mem_bytes))
+        return fail(err, errlen, path,
+                    "damaged report: mem_bytes is not a number of bytes "
+                    "from 0 to 2^60");
     if (isnan(in->mem_bytes))
         in->mem_bytes = 0; /* source_info's "unknown" */
     return 0;
@@ -113,9 +143,14 @@ static int read_metrics(const json_t *src, struct source_model *m,
             m->value[id] = NAN;
             continue;
         }
-        if (!get_num(v, &m->value[id]))
+        double max = metric_descs[id].kind == MK_CPU        ? PERCENT_MAX
+                     : metric_descs[id].format == MF_FIXED2 ? FIXED2_MAX
+                                                            : FIGURE_MAX;
+        if (!get_num_in(v, 0, max, &m->value[id]))
             return fail(err, errlen, path,
-                        "damaged report: metric %s is not a number", key);
+                        "damaged report: metric %s is not a number from 0 "
+                        "to %g",
+                        key, max);
     }
     return 0;
 }
@@ -137,9 +172,14 @@ static int read_probe(const json_t *src, struct probe_sample *p,
     double *dst[4] = {&p->sleep_req, &p->sleep_took, &p->spin_wall,
                       &p->spin_cpu};
     for (int i = 0; i < 4; i++)
-        if (!get_num(v[i], dst[i]))
-            return fail(err, errlen, path, "damaged report: probe figure");
-    p->count = count > 0 ? (unsigned long)count : 0;
+        if (!get_num_in(v[i], 0, SECONDS_MAX, dst[i]))
+            return fail(err, errlen, path,
+                        "damaged report: a probe figure is not 0 to %g s",
+                        SECONDS_MAX);
+    if (count < 0)
+        return fail(err, errlen, path, "damaged report: probe count %lld",
+                    (long long)count);
+    p->count = (unsigned long)count;
     return 0;
 }
 
@@ -174,15 +214,21 @@ static int read_workloads(const json_t *root, const json_t *src,
         struct baseline_wl *bw = &b->wl[b->nwl];
         json_t *med = NULL, *ci = NULL;
         json_error_t je;
+        /* a figure is above 0: a difference against it is a ratio */
         if (json_unpack_ex(w, &je, 0, "{s:i, s:o, s:o}", "n", &bw->n, "median",
                            &med, "ci95", &ci) < 0 ||
-            !get_num(med, &bw->median) || !get_num(ci, &bw->ci95) ||
-            !get_num(json_object_get(w, "min"), &bw->min) ||
-            !get_num(json_object_get(w, "max"), &bw->max) ||
-            !get_num(json_object_get(w, "mean"), &bw->mean))
-            return fail(err, errlen, path, "damaged report: workload %s", name);
-        snprintf(bw->name, sizeof(bw->name), "%s", name);
-        snprintf(bw->unit, sizeof(bw->unit), "%s", unit_of(root, name));
+            bw->n < 0 || bw->n > WL_RUN_MAX_REPEATS ||
+            !get_num_in(med, 1e-300, FIGURE_MAX, &bw->median) ||
+            !get_num_in(ci, 0, FIGURE_MAX, &bw->ci95) ||
+            !get_num_in(json_object_get(w, "min"), 0, FIGURE_MAX, &bw->min) ||
+            !get_num_in(json_object_get(w, "max"), 0, FIGURE_MAX, &bw->max) ||
+            !get_num_in(json_object_get(w, "mean"), 0, FIGURE_MAX, &bw->mean))
+            return fail(err, errlen, path,
+                        "damaged report: workload %.32s: n is not 0 to %d, or "
+                        "a figure is not a number from 0 to %g",
+                        name, WL_RUN_MAX_REPEATS, FIGURE_MAX);
+        safe_text_copy(bw->name, sizeof(bw->name), name, 0);
+        safe_text_copy(bw->unit, sizeof(bw->unit), unit_of(root, name), 0);
         b->nwl++;
     }
     return 0;
@@ -195,18 +241,19 @@ static int read_workloads(const json_t *root, const json_t *src,
 static void column_name(char *buf, size_t n, const char *label,
                         const struct baseline *b)
 {
-    char when[16] = "", ver[20] = "";
+    char when[16] = "", ver[20] = "", full[96];
     int y, mo, d;
     if (sscanf(b->date, "%4d-%2d-%2d", &y, &mo, &d) == 3)
         snprintf(when, sizeof(when), " %04d-%02d-%02d", y % 10000, mo % 100,
                  d % 100);
-    if (!baseline_same_version(b))
-        snprintf(ver, sizeof(ver), " v%.16s", b->version);
-    /* the label gives way: the date and version tell runs apart */
-    snprintf(buf, n, "baseline:%s", label);
-    size_t keep = n - 1 - strlen(when) - strlen(ver);
-    if (strlen(buf) > keep)
-        buf[keep] = '\0';
+    if (!baseline_same_version(b)) {
+        strcpy(ver, " v");
+        safe_text_copy(ver + 2, sizeof(ver) - 2, b->version, 0);
+    }
+    /* the label gives way, cut between characters: the date and version
+     * tell runs apart */
+    snprintf(full, sizeof(full), "baseline:%.63s", label);
+    safe_text_copy(buf, n - strlen(when) - strlen(ver), full, 0);
     strcat(buf, when);
     strcat(buf, ver);
 }
@@ -218,8 +265,9 @@ static int read_source(const json_t *root, const json_t *src, const char *path,
     const char *sname = json_string_value(json_object_get(src, "name"));
     if (!sname)
         return fail(err, errlen, path, "damaged report: a source has no name");
-    char name[sizeof(b->model.name)];
-    column_name(name, sizeof(name), label ? label : sname, b);
+    char name[sizeof(b->model.name)], safe[sizeof(b->model.name)];
+    safe_text_copy(safe, sizeof(safe), label ? label : sname, 0);
+    column_name(name, sizeof(name), safe, b);
     model_init(&b->model, name, path);
     b->model.backend = "baseline";
     b->model.state = SRC_LIVE;
@@ -239,30 +287,80 @@ static const char *str_or(const json_t *o, const char *key)
     return v ? v : "?";
 }
 
-int report_read(const char *path, const char *source, const char *label,
-                struct baseline *b, char *err, size_t errlen)
+int report_parse(const char *text, size_t len, const char *path,
+                 const char *source, const char *label, struct baseline *b,
+                 char *err, size_t errlen)
 {
     memset(b, 0, sizeof(*b));
     json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root) {
-        if (je.line < 1)
-            return fail(err, errlen, path, "%s", je.text);
+    json_t *root = json_loadb(text, len, 0, &je);
+    if (!root)
         return fail(err, errlen, path, "damaged report: line %d: %s", je.line,
                     je.text);
-    }
     int rc = check_header(root, path, err, errlen);
     const json_t *src = rc == 0 ? find_source(root, source) : NULL;
     if (rc == 0 && !src)
         rc = source ? fail(err, errlen, path, "no source named %s", source)
                     : fail(err, errlen, path, "damaged report: no sources");
     if (rc == 0) {
-        snprintf(b->date, sizeof(b->date), "%s", str_or(root, "date"));
-        snprintf(b->version, sizeof(b->version), "%s",
-                 str_or(root, "parallax"));
+        safe_text_copy(b->date, sizeof(b->date), str_or(root, "date"), 0);
+        safe_text_copy(b->version, sizeof(b->version), str_or(root, "parallax"),
+                       0);
         rc = read_source(root, src, path, label, b, err, errlen);
     }
     json_decref(root);
+    return rc;
+}
+
+/* The whole of the regular file at path, at most REPORT_READ_MAX bytes,
+ * into *text (malloc'd; *len bytes). Opened without blocking: a FIFO or a
+ * device would otherwise hold parallax in open() or read() for ever. */
+static int slurp(const char *path, char **text, size_t *len, char *err,
+                 size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return fail(err, errlen, path, "%s", strerror(e));
+    }
+    const char *what = S_ISDIR(st.st_mode)    ? "a directory"
+                       : !S_ISREG(st.st_mode) ? "not a regular file"
+                                              : NULL;
+    if (!what && st.st_size > REPORT_READ_MAX)
+        what = "larger than a report can be";
+    char *buf = what ? NULL : malloc((size_t)st.st_size + 1);
+    ssize_t n = buf ? read(fd, buf, (size_t)st.st_size + 1) : -1;
+    int e = errno;
+    close(fd);
+    if (what)
+        return fail(err, errlen, path,
+                    "%s (a report is a .json file of at most %d MiB that s "
+                    "or --batch wrote); give one",
+                    what, REPORT_READ_MAX >> 20);
+    if (n < 0 || n > st.st_size) { /* it grew while read: not ours */
+        free(buf);
+        return fail(err, errlen, path, "%s",
+                    n < 0 ? strerror(buf ? e : ENOMEM)
+                          : "changed while read; try again");
+    }
+    *text = buf;
+    *len = (size_t)n;
+    return 0;
+}
+
+int report_read(const char *path, const char *source, const char *label,
+                struct baseline *b, char *err, size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    memset(b, 0, sizeof(*b));
+    if (slurp(path, &text, &len, err, errlen) < 0)
+        return -1;
+    int rc = report_parse(text, len, path, source, label, b, err, errlen);
+    free(text);
     return rc;
 }
 

@@ -78,14 +78,12 @@ static void list_catalogue(void)
     }
 }
 
-/* strtod/strtol that accept the whole string only. */
+/* A decimal number (params_decimal) from min to max, whole when asked. */
 static int parse_num(const char *opt, const char *s, double min, double max,
                      bool whole, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v) || v < min || v > max ||
+    double v;
+    if (!params_decimal(s, &v) || v < min || v > max ||
         (whole && v != floor(v))) {
         fprintf(stderr, "parallax-run: %s %s: expected %s %g..%g\n", opt, s,
                 whole ? "a whole number" : "a number", min, max);

@@ -4,11 +4,48 @@
 #include "workloads/params.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define DIGITS "0123456789"
+
+bool params_decimal(const char *text, double *out)
+{
+    const char *p = text + (*text == '+' || *text == '-');
+    size_t digits = strspn(p, DIGITS);
+    p += digits;
+    if (*p == '.') {
+        size_t frac = strspn(p + 1, DIGITS);
+        digits += frac;
+        p += 1 + frac;
+    }
+    if (digits == 0)
+        return false;
+    if (*p == 'e' || *p == 'E') {
+        p += 1 + (p[1] == '+' || p[1] == '-');
+        size_t exp = strspn(p, DIGITS);
+        if (exp == 0)
+            return false;
+        p += exp;
+    }
+    if (*p != '\0')
+        return false;
+    /* the point is '.' whatever the locale says (the screen sets it) */
+    static locale_t c_numeric;
+    if (!c_numeric)
+        c_numeric = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    char *end;
+    errno = 0;
+    double v = c_numeric ? strtod_l(text, &end, c_numeric) : strtod(text, &end);
+    if (end != p || errno == ERANGE || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
 
 int params_count(const struct workload *w)
 {
@@ -112,10 +149,8 @@ int params_set(const struct workload *w, double *vals, const char *kv,
         return -1;
     }
     const char *text = eq + 1;
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+    double v;
+    if (!params_decimal(text, &v)) {
         char b[128];
         bounds(&w->params[i], b, sizeof b);
         snprintf(err, errlen, "%s: %s=\"%.64s\" is not a number; %s", w->name,

@@ -10,6 +10,13 @@
 
 #include "workloads/workload.h"
 
+/* True when text is a decimal number and nothing else: an optional sign,
+ * digits with an optional point, an optional exponent; no blanks, hex,
+ * inf or nan, and finite. The value goes to *out. Every number parallax
+ * reads from people or the wire goes through it (issue 16: -t 0x1 and
+ * size_mb=0x10 were taken). */
+bool params_decimal(const char *text, double *out);
+
 /* How many parameters w has. */
 int params_count(const struct workload *w);
 

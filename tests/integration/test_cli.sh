@@ -22,6 +22,29 @@ expect_fail 2 "not a terminal.*--text" "$bin"
 expect_fail 2 "guest 'h:0': the port" "$bin" --text -h h:0
 expect_fail 2 "guest '=h': the name" "$bin" --text -h =h
 expect_fail 2 "option '-h' needs a value" "$bin" --text -h
+# issue 16: each of these was taken (exit 0 or 1, or libpcp's three lines
+# twice) or lost its reason
+expect_fail 2 "guest 'a:b:c': more than one ':'; an IPv6 address goes in brackets" \
+    "$bin" --text -n 1 -h a:b:c
+expect_fail 2 "interval '0x1' is not a decimal number" "$bin" --text -t 0x1
+expect_fail 2 "--batch names no suite or workload" "$bin" --batch ""
+expect_fail 2 "--batch names no suite or workload" "$bin" --batch ,,,
+expect_fail 2 "guest localhost:1 is given twice" \
+    "$bin" --text -n 1 -h a=localhost:1 -h b=localhost:1
+long=$(printf 'h%.0s' $(seq 5000))
+expect_fail 2 "guest 'h{40}\.\.\.': the host is too long; give HOST" \
+    "$bin" --text -n 1 -h "$long"
+expect_fail 2 "--theme: unknown theme 'no-such-theme'; available: .*light" \
+    "$bin" --text -n 1 --theme no-such-theme
+expect_fail 2 "--theme: unknown theme 'no-such-theme'" \
+    "$bin" --batch quick --theme no-such-theme
+expect_fail 2 "argument 2 \('\?\[2J'\) holds a control character" \
+    "$bin" --text $'\e[2J'
+# a name that does not resolve is not "No route to host"
+err=$("$bin" --text -n 1 -t 0.5 -v -h nonexistent.invalid 2>&1 >/dev/null)
+grep -q 'nonexistent.invalid: connecting -> down: pmcd: the name does not resolve' \
+    <<<"$err" || fail "nonexistent.invalid: $err"
+echo "ok: nonexistent.invalid: the name does not resolve"
 
 check_text() {
     local out=$1 backend=$2

@@ -1,9 +1,12 @@
 /* Option parsing: defaults, PCP-style -t, and one-line errors for bad
- * input (the caller exits 2 with them). */
+ * input (the caller exits 2 with them): decimal numbers only, printable
+ * arguments only, errors that keep their reason after a long echo, no
+ * empty --batch, no guest twice, no unknown theme in any mode. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -41,7 +44,8 @@ static void test_text_interval_samples(void **state)
 static void test_bad_intervals(void **state)
 {
     (void)state;
-    const char *bad[] = {"0", "-1", "abc", "1x", "nan", "99999"};
+    const char *bad[] = {"0",     "-1",  "abc", "1x", "nan",
+                         "99999", "0x1", " 1",  "1e", "inf"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         const char *argv[] = {"parallax", "-t", bad[i], NULL};
         assert_int_equal(parse(3, argv), OPT_ERROR);
@@ -105,17 +109,103 @@ static void test_theme(void **state)
     const char *a2[] = {"parallax", "--theme", "light", NULL};
     assert_int_equal(parse(3, a2), OPT_RUN);
     assert_string_equal(o.theme, "light");
-    const char *a3[] = {"parallax", "--theme=./my.theme", NULL};
+    const char *a3[] = {"parallax", "--theme=./themes/mono.theme", NULL};
     assert_int_equal(parse(2, a3), OPT_RUN);
-    assert_string_equal(o.theme, "./my.theme");
+    assert_string_equal(o.theme, "./themes/mono.theme");
     const char *a4[] = {"parallax", "--theme", NULL};
     assert_int_equal(parse(2, a4), OPT_ERROR);
     assert_non_null(strstr(err, "needs a value"));
+    /* an unknown theme is refused in every mode, not only on the screen */
+    const char *a5[] = {"parallax", "--theme", "no-such-theme", "--text", NULL};
+    assert_int_equal(parse(4, a5), OPT_ERROR);
+    assert_non_null(strstr(err, "unknown theme 'no-such-theme'"));
+    assert_non_null(strstr(err, "light"));
+    const char *a6[] = {"parallax", "--theme=no-such", "--batch=quick", NULL};
+    assert_int_equal(parse(3, a6), OPT_ERROR);
+    assert_non_null(strstr(err, "unknown theme"));
+    const char *a7[] = {"parallax", "--theme=./nonexistent.theme", NULL};
+    assert_int_equal(parse(2, a7), OPT_ERROR);
+    assert_non_null(strstr(err, "No such file"));
+}
+
+/* -n and -r are decimal whole numbers, as -t is decimal */
+static void test_decimal_only(void **state)
+{
+    (void)state;
+    const char *a1[] = {"parallax", "--text", "-n", "0x5", NULL};
+    assert_int_equal(parse(4, a1), OPT_ERROR);
+    const char *a2[] = {"parallax", "-r", "0x3", NULL};
+    assert_int_equal(parse(3, a2), OPT_ERROR);
+    const char *a3[] = {"parallax", "-r", "2.5", NULL};
+    assert_int_equal(parse(3, a3), OPT_ERROR);
+    const char *a4[] = {"parallax", "-t", "5e-1", "-r", "+4", NULL};
+    assert_int_equal(parse(5, a4), OPT_RUN);
+    assert_true(o.interval == 0.5);
+    assert_int_equal(o.repeats, 4);
+}
+
+/* What is not printable text is refused before anything reads it, and the
+ * error quotes it masked: no escape reaches the terminal */
+static void test_control_characters(void **state)
+{
+    (void)state;
+    const char *bad[] = {"\033]2;PWNED\a\033[2J=h", "h\tx", "\xc2\x9b", "\xff"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        const char *argv[] = {"parallax", "--text", "-h", bad[i], NULL};
+        assert_int_equal(parse(4, argv), OPT_ERROR);
+        assert_non_null(strstr(err, "argument 3"));
+        for (const char *p = err; *p; p++)
+            assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
+    }
+    const char *utf8[] = {"parallax", "--text", "-h", "été=h", NULL};
+    assert_int_equal(parse(4, utf8), OPT_RUN);
+    assert_string_equal(o.guests[0].name, "été");
+}
+
+/* A 5,000-character argument is cut in the error, not the reason. */
+static void test_long_echo(void **state)
+{
+    (void)state;
+    static char huge[5001];
+    memset(huge, 'a', sizeof(huge) - 1);
+    const char *a1[] = {"parallax", "-h", huge, NULL};
+    assert_int_equal(parse(3, a1), OPT_ERROR);
+    assert_non_null(strstr(err, "...': "));
+    assert_non_null(strstr(err, "HOST[:PORT]"));
+    const char *a2[] = {"parallax", "-t", huge, NULL};
+    assert_int_equal(parse(3, a2), OPT_ERROR);
+    assert_non_null(strstr(err, "try -t 1"));
+}
+
+static void test_batch_and_guests(void **state)
+{
+    (void)state;
+    const char *empty[] = {"", ",,,", ","};
+    for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++) {
+        const char *argv[] = {"parallax", "--batch", empty[i], NULL};
+        assert_int_equal(parse(3, argv), OPT_ERROR);
+        assert_non_null(strstr(err, "--batch names no suite or workload"));
+    }
+    const char *twice[] = {"parallax", "-h",         "a=vm:44321",
+                           "-h",       "b=vm:44321", NULL};
+    assert_int_equal(parse(5, twice), OPT_ERROR);
+    assert_non_null(strstr(err, "vm:44321 is given twice"));
+    const char *two[] = {"parallax", "-h", "vm:1", "-h", "vm:2", NULL};
+    assert_int_equal(parse(5, two), OPT_RUN);
+    const char *v6[] = {"parallax", "-h", "a:b:c", NULL};
+    assert_int_equal(parse(3, v6), OPT_ERROR);
+    assert_non_null(strstr(err, "in brackets"));
 }
 
 int main(void)
 {
+    /* the themes of the source tree (run_all.sh runs from its top) */
+    setenv("PARALLAX_THEMES", "themes", 1);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decimal_only),
+        cmocka_unit_test(test_control_characters),
+        cmocka_unit_test(test_long_echo),
+        cmocka_unit_test(test_batch_and_guests),
         cmocka_unit_test(test_theme),
         cmocka_unit_test(test_verbose),
         cmocka_unit_test(test_defaults),

@@ -89,8 +89,11 @@ static void test_not_key_value(void **state)
 static void test_not_numbers(void **state)
 {
     (void)state;
-    const char *bad[] = {"size=",     "size=abc",  "size=12abc",  "size= ",
-                         "ratio=nan", "ratio=inf", "ratio=1e400", "size=1 "};
+    /* decimal only: hex (with a binary exponent too) was taken */
+    const char *bad[] = {
+        "size=",     "size=abc",    "size=12abc", "size= ",    "ratio=nan",
+        "ratio=inf", "ratio=1e400", "size=1 ",    "size=0x10", "size=0X1p4",
+        "size= 5",   "size=1e",     "size=.",     "size=+-1",  "ratio=0x.8p1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(set(bad[i]), -1);
         assert_non_null(strstr(err, "is not a number"));

@@ -97,6 +97,9 @@ static void test_options(void **state)
     refused("syscall-null --duration=0", "--duration=0");
     refused("syscall-null --duration=nan", "--duration=nan");
     refused("syscall-null --duration=1x", "--duration=1x");
+    refused("syscall-null --duration=0x1", "--duration=0x1");
+    refused("syscall-null --count=0x10", "--count=0x10");
+    refused("syscall-null --repeats=0x2", "--repeats=0x2");
     refused("syscall-null --duration=", "--duration=");
     refused("syscall-null --warmup=61", "--warmup=61");
     refused("syscall-null --count=0", "--count=0");

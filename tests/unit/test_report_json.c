@@ -3,13 +3,16 @@
  * another wrote it); a damaged file, another format version, a missing
  * file or an unknown source each give one line naming the file and the
  * problem. A guest's statistics, as pmdaparallax gives them, reach the
- * JSON whole. */
+ * JSON whole. What is not a report is refused before it is read (a
+ * directory, a FIFO, a file too large), figures out of range are damage,
+ * and escapes in its strings never reach a terminal (issue 16). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <jansson.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report/report_json.h"
@@ -224,6 +227,7 @@ static void assert_refused(const char *source, const char *want)
     if (!strstr(err, want))
         fail_msg("error \"%s\" lacks \"%s\"", err, want);
     assert_null(strchr(err, '\n'));
+    assert_null(strchr(err, '\033'));
 }
 
 static void test_damaged(void **state)
@@ -275,6 +279,116 @@ static void test_missing_source_and_file(void **state)
     assert_refused(NULL, "No such file");
 }
 
+/* Rewrites the fixture's report with `key` ("a.b.c": a member of a
+ * member) of source 0, or of the top level when top, set to v (taken). */
+static void write_with(bool top, const char *key, json_t *v)
+{
+    write_fixture();
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    assert_non_null(root);
+    json_t *o =
+        top ? root : json_array_get(json_object_get(root, "sources"), 0);
+    char k[64], *dot;
+    snprintf(k, sizeof(k), "%s", key);
+    char *name = k;
+    while ((dot = strchr(name, '.')) != NULL) {
+        *dot = '\0';
+        o = json_object_get(o, name);
+        name = dot + 1;
+    }
+    assert_non_null(o);
+    json_object_set_new(o, name, v);
+    assert_int_equal(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+}
+
+/* A directory, a FIFO (open() once blocked for ever) and a file larger
+ * than any report (a 58 MB one took 793 MB to load) are refused before
+ * anything is read. */
+static void test_not_a_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/parallax-test-dir-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct baseline *b = malloc(sizeof(*b));
+    char err[512];
+    assert_int_equal(report_read(dir, NULL, NULL, b, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "a directory"));
+    assert_null(strstr(err, "damaged"));
+    char fifo[600];
+    snprintf(fifo, sizeof(fifo), "%s/fifo.json", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    alarm(10); /* a blocked open fails the test instead of hanging it */
+    assert_int_equal(report_read(fifo, NULL, NULL, b, err, sizeof(err)), -1);
+    alarm(0);
+    assert_non_null(strstr(err, "not a regular file"));
+    unlink(fifo);
+    rmdir(dir);
+    write_fixture();
+    assert_int_equal(truncate(path, REPORT_READ_MAX + 1), 0);
+    assert_int_equal(report_read(path, NULL, NULL, b, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "larger than a report"));
+    free(b);
+}
+
+/* Figures no measurement gives are damage, with the field named. */
+static void test_out_of_range(void **state)
+{
+    (void)state;
+    static const struct {
+        bool top;
+        const char *key;
+        double v;
+        const char *want;
+    } cases[] = {
+        {false, "metrics.cpu_user", 1e308, "cpu_user"},
+        {false, "metrics.ctxsw", -1, "ctxsw"},
+        {false, "metrics.load1", 1e12, "load1"},
+        {false, "ncpu", -5, "ncpu -5"},
+        {false, "ncpu", 1e7, "ncpu"},
+        {false, "mem_bytes", -1, "mem_bytes"},
+        {false, "workloads.fork-exit.median", 1e308, "fork-exit"},
+        {false, "workloads.fork-exit.median", 0, "fork-exit"},
+        {false, "workloads.fork-exit.ci95", -3, "fork-exit"},
+        {false, "workloads.fork-exit.n", -1, "fork-exit"},
+        {false, "workloads.fork-exit.n", 1e6, "fork-exit"},
+        {false, "time.probe.sleep_took_s", 1e300, "probe"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *v = strstr(cases[i].key, ".n") || !strcmp(cases[i].key, "ncpu")
+                        ? json_integer((json_int_t)cases[i].v)
+                        : json_real(cases[i].v);
+        write_with(cases[i].top, cases[i].key, v);
+        assert_refused(NULL, cases[i].want);
+    }
+}
+
+/* Escapes in a report's strings are masked, in what is read and in the
+ * error line that quotes the file. */
+static void test_hostile_strings(void **state)
+{
+    (void)state;
+    struct baseline *b = malloc(sizeof(*b));
+    char err[512];
+    write_with(true, "parallax", json_string("\033]2;PWNED\a9"));
+    assert_int_equal(report_read(path, NULL, NULL, b, err, sizeof(err)), 0);
+    assert_string_equal(b->version, "?]2;PWNED?9");
+    assert_null(strchr(b->model.name, '\033'));
+    write_with(false, "host", json_string("h\033[2J\xc2\x9b"));
+    assert_int_equal(report_read(path, NULL, NULL, b, err, sizeof(err)), 0);
+    assert_string_equal(b->model.info.host, "h?[2J??");
+    write_with(false, "name", json_string("n\033[2J"));
+    assert_int_equal(report_read(path, NULL, NULL, b, err, sizeof(err)), 0);
+    assert_non_null(strstr(b->model.name, "baseline:n?[2J"));
+    free(b);
+    write_text("{\"format\": \033[2J}");
+    assert_refused(NULL, "damaged report");
+    write_text("{\"format\": \"parallax-report\", \"version\": 1, "
+               "\"sources\": []}");
+    assert_refused("\033[2J", "no source named ?[2J");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +401,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_mistyped_field, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_source_and_file, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_not_a_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_out_of_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_strings, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

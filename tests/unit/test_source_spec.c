@@ -32,19 +32,35 @@ static void test_forms(void **state)
     assert_string_equal(sp.target, "10.0.0.5:44321");
     assert_int_equal(parse("v6=[::1]:44321"), 0);
     assert_string_equal(sp.target, "[::1]:44321");
+    assert_int_equal(parse("[fe80::1%eth0]"), 0);
+    assert_int_equal(parse("my_vm.example-1.org:1"), 0);
+    assert_int_equal(parse("µ=vm"), 0); /* a label is any printable text */
+    assert_string_equal(sp.name, "µ");
 }
 
 static void test_errors(void **state)
 {
     (void)state;
-    const char *bad[] = {"",        "=host",        "name=",      ":44321",
-                         "host:",   "host:0",       "host:70000", "host:x1",
-                         "my host", "n=host:123456"};
+    /* PCP refuses these with three lines of its own, or cannot resolve
+     * them: a bare IPv6 address, a:b:c, brackets without an address */
+    const char *bad[] = {"",           "=host",         "name=",      ":44321",
+                         "host:",      "host:0",        "host:70000", "host:x1",
+                         "my host",    "n=host:123456", "a:b:c",      "::1",
+                         "[::1",       "[::1]x",        "[::1]:",     "[x]:1",
+                         "@a",         "h@p",           "h:+1",       "h/x",
+                         "n\033[2J=h", "h\x9b"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         assert_int_equal(parse(bad[i]), -1);
         assert_non_null(strstr(err, "HOST[:PORT]"));
         assert_null(strchr(err, '\n'));
+        assert_null(strchr(err, '\033'));
     }
+    /* a long argument is cut in the message, and the reason stays */
+    static char huge[5001];
+    memset(huge, 'h', sizeof(huge) - 1);
+
+    assert_int_equal(parse(huge), -1);
+    assert_non_null(strstr(err, "is too long; give HOST[:PORT]"));
 }
 
 int main(void)
