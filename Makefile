@@ -229,22 +229,42 @@ install-themes:
 	install -d $(DESTDIR)$(THEMEDIR)
 	install -m 644 themes/*.theme themes/README $(DESTDIR)$(THEMEDIR)/
 
-# The theme parser under libFuzzer with ASan and UBSan for FUZZ_TIME
-# seconds; fails on a crash, a leak or undefined behaviour. Needs clang
+# The parsers of outside input under libFuzzer with ASan and UBSan, each
+# for FUZZ_TIME seconds (fuzz/*.c): themes, baselines (the report reader),
+# the agent's control commands and text from guests and the command line.
+# Fails on a crash, a leak or undefined behaviour. Needs clang
 # (scripts/deps.sh fuzz), which make check does not.
 FUZZ_TIME ?= 60
-FUZZ_THEME := $(BUILD)/fuzz/fuzz_theme
-FUZZ_SRC := fuzz/fuzz_theme.c theme/theme.c theme/theme_color.c
-$(FUZZ_THEME): $(FUZZ_SRC) theme/theme.h theme/theme_color.h
-	@mkdir -p $(@D)/corpus
-	clang $(WARN) -g -O1 -D_GNU_SOURCE -I. \
+FUZZERS := theme report control text
+FUZZ_SRC_theme := theme/theme.c theme/theme_color.c core/safe_text.c
+FUZZ_SRC_report := report/report_read.c core/model.c core/clock_model.c \
+    core/history.c core/rate.c core/metrics.c core/safe_text.c
+FUZZ_SRC_control := pmda/control.c $(WL_SRC)
+FUZZ_SRC_text := core/source_spec.c core/safe_text.c
+FUZZ_LIBS_report := $(call pc,--libs,jansson) -lm
+FUZZ_LIBS_control := $(call pc,--libs,libcrypto) -lm -lpthread
+FUZZ_SEEDS_theme := themes
+FUZZ_SEEDS_report := fuzz/seeds/report
+FUZZ_SEEDS_control := fuzz/seeds/control
+FUZZ_SEEDS_text := fuzz/seeds/text
+define fuzz_rule
+$(BUILD)/fuzz/fuzz_$(1): fuzz/fuzz_$(1).c $$(FUZZ_SRC_$(1)) $$(wildcard */*.h)
+	@mkdir -p $$(@D)/corpus-$(1)
+	clang $$(WARN) -g -O1 -D_GNU_SOURCE -I. $$(XCFLAGS_fuzz) \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	    -o $@ $(FUZZ_SRC)
+	    -o $$@ fuzz/fuzz_$(1).c $$(FUZZ_SRC_$(1)) $$(FUZZ_LIBS_$(1))
+endef
+XCFLAGS_fuzz = -DPARALLAX_LIBEXEC='"$(LIBEXECDIR)"' \
+    $(call pc,--cflags,jansson libcrypto)
+$(foreach f,$(FUZZERS),$(eval $(call fuzz_rule,$(f))))
+FUZZ_LEN_report := 65536
 fuzz:
 	@./scripts/deps.sh fuzz
-	@$(MAKE) --no-print-directory $(FUZZ_THEME)
-	$(FUZZ_THEME) -max_total_time=$(FUZZ_TIME) -max_len=4096 \
-	    -dict=fuzz/theme.dict $(BUILD)/fuzz/corpus themes
+	@$(MAKE) --no-print-directory $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
+	$(foreach f,$(FUZZERS),$(BUILD)/fuzz/fuzz_$(f) \
+	    -max_total_time=$(FUZZ_TIME) -max_len=$(or $(FUZZ_LEN_$(f)),4096) \
+	    $(if $(wildcard fuzz/$(f).dict),-dict=fuzz/$(f).dict) \
+	    $(BUILD)/fuzz/corpus-$(f) $(FUZZ_SEEDS_$(f)) &&) true
 
 clean:
 	rm -rf build build-asan bench/out

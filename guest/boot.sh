@@ -213,6 +213,8 @@ start_qemu() {
         append="$append quiet"
     fi
     [ "$SELFTEST" = 1 ] && append="$append parallax_selftest=1"
+    # tests may pass more to the guest's init (guest/init's parallax_test_*)
+    append="$append ${PARALLAX_GUEST_APPEND:-}"
     local net="user,id=n0,hostfwd=tcp:127.0.0.1:0-:44321"
     # the clock channel: each connection to 10.0.2.100:37 in the guest
     # runs date on the host and gets its time in microseconds (used by the

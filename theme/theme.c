@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/safe_text.h"
 #include "theme/theme_color.h"
 
 const char *const theme_role_names[ROLE_COUNT] = {
@@ -75,6 +76,7 @@ static int fail(struct parser *p, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     snprintf(p->err, p->errlen, "%s:%d: %s", p->file, p->line, msg);
+    safe_text(p->err); /* the file's name too */
     return -1;
 }
 

@@ -1,6 +1,8 @@
 /* See theme_path.h. */
 #include "theme/theme_path.h"
 
+#include "core/safe_text.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -81,8 +83,15 @@ static void add_name(struct theme_names *out, const char *name, size_t len)
         if (strlen(out->name[i]) == len &&
             strncmp(out->name[i], name, len) == 0)
             return;
-    if (out->n < THEME_NAMES_MAX)
-        snprintf(out->name[out->n++], THEME_NAME_MAX, "%.*s", (int)len, name);
+    if (out->n == out->cap) {
+        int cap = out->cap ? 2 * out->cap : 16;
+        void *grown = realloc(out->name, (size_t)cap * sizeof(out->name[0]));
+        if (!grown)
+            return; /* out of memory: the names so far */
+        out->name = grown;
+        out->cap = cap;
+    }
+    snprintf(out->name[out->n++], THEME_NAME_MAX, "%.*s", (int)len, name);
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -90,9 +99,15 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(a, b);
 }
 
+void theme_names_free(struct theme_names *names)
+{
+    free(names->name);
+    *names = (struct theme_names){0};
+}
+
 void theme_names_get(const struct theme_dirs *d, struct theme_names *out)
 {
-    out->n = 0;
+    *out = (struct theme_names){0};
     add_name(out, "default", 7);
     for (int i = 0; i < d->n; i++) {
         DIR *dir = opendir(d->dir[i]);
@@ -107,7 +122,8 @@ void theme_names_get(const struct theme_dirs *d, struct theme_names *out)
         }
         closedir(dir);
     }
-    qsort(out->name, (size_t)out->n, sizeof(out->name[0]), cmp_name);
+    if (out->n > 1)
+        qsort(out->name, (size_t)out->n, sizeof(out->name[0]), cmp_name);
 }
 
 const char *theme_names_next(const struct theme_names *names, const char *cur)
@@ -115,19 +131,26 @@ const char *theme_names_next(const struct theme_names *names, const char *cur)
     for (int i = 0; i < names->n; i++)
         if (strcmp(names->name[i], cur) == 0)
             return names->name[(i + 1) % names->n];
-    return names->name[0];
+    return names->n ? names->name[0] : "default";
 }
 
 void theme_names_join(const struct theme_names *names, char *buf, size_t len)
 {
+    enum { MORE_MAX = sizeof(" (and 2147483647 more)") };
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < names->n && used < len; i++) {
-        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                         names->name[i]);
-        if (w < 0)
+    for (int i = 0; i < names->n; i++) {
+        size_t w = strlen(names->name[i]) + (i ? 2 : 0);
+        /* room for this name, and for saying how many more if it is not
+         * the last */
+        if (used + w + (i + 1 < names->n ? MORE_MAX : 0) >= len) {
+            if (used + MORE_MAX < len)
+                snprintf(buf + used, len - used, " (and %d more)",
+                         names->n - i);
             return;
-        used += (size_t)w;
+        }
+        snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names->name[i]);
+        used += w;
     }
 }
 
@@ -135,10 +158,12 @@ static int unknown(const struct theme_dirs *d, const char *name, char *err,
                    size_t errlen)
 {
     struct theme_names names;
-    char list[512];
+    char list[512], shown[168];
     theme_names_get(d, &names);
     theme_names_join(&names, list, sizeof(list));
-    snprintf(err, errlen, "unknown theme '%.64s'; available: %s", name, list);
+    theme_names_free(&names);
+    snprintf(err, errlen, "unknown theme '%s'; available: %s",
+             safe_text_copy(shown, sizeof(shown), name, 40), list);
     return -1;
 }
 

@@ -15,31 +15,37 @@
 
 #include "theme/theme.h"
 
-#define THEME_DIRS_MAX  4
-#define THEME_NAMES_MAX 64
+#define THEME_DIRS_MAX 4
 
 struct theme_dirs {
     int n;
     char dir[THEME_DIRS_MAX][PATH_MAX];
 };
 
+/* As many names as there are themes: a fixed 64 once left light, mono
+ * and high-contrast out when a user had many of their own (issue 16). */
 struct theme_names {
-    int n;
-    char name[THEME_NAMES_MAX][THEME_NAME_MAX];
+    int n, cap;
+    char (*name)[THEME_NAME_MAX]; /* n of them, sorted */
 };
 
 /* The search path from the environment, in order. */
 void theme_dirs_get(struct theme_dirs *d);
 
 /* Every theme name in d's directories (files NAME.theme), sorted, each
- * once, "default" among them always. */
+ * once, "default" among them always (out of memory: those read so far).
+ * theme_names_free releases them. */
 void theme_names_get(const struct theme_dirs *d, struct theme_names *out);
+
+/* Frees what theme_names_get gave; names is then empty. */
+void theme_names_free(struct theme_names *names);
 
 /* The name that follows cur in names, the first after the last (or when
  * cur is not among them). */
 const char *theme_names_next(const struct theme_names *names, const char *cur);
 
-/* The names as "a, b, c" for messages. */
+/* The names as "a, b, c" for messages, whole names only: "a, b (and 7
+ * more)" when len is too short for all. */
 void theme_names_join(const struct theme_names *names, char *buf, size_t len);
 
 /* Loads the theme called name from d (a name holding '/' is a file's

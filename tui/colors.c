@@ -125,6 +125,7 @@ void colors_cycle(char *status, size_t statuslen)
     theme_names_get(&d, &names);
     snprintf(current_name, sizeof(current_name), "%s",
              theme_names_next(&names, current_name));
+    theme_names_free(&names);
     if (theme_load(&d, current_name, &current, err, sizeof(err)) == 0)
         snprintf(status, statuslen, "theme %s", current_name);
     else /* the file went away or has an error: current is the built-in */

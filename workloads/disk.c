@@ -41,6 +41,7 @@
 
 #include "workloads/extras.h"
 #include "workloads/meter.h"
+#include "workloads/needs.h"
 #include "workloads/proc.h"
 #include "workloads/spread.h"
 
@@ -554,6 +555,16 @@ static int disk_run(struct wl_ctx *ctx, struct wl_result *res)
     return 0;
 }
 
+/* The data file (the per-char phases cover the start of it) and the small
+ * files, which are empty. */
+static void disk_needs(const double *param, struct wl_needs *n)
+{
+    *n = (struct wl_needs){.disk_bytes = param[P_SIZE_MB] * 1024 * 1024,
+                           .files = param[P_FILES] + 1,
+                           .param = "size_mb",
+                           .files_param = "files"};
+}
+
 const struct workload wl_disk = {
     .name = "disk",
     .desc = "bonnie++-style file I/O, files and seeks (figure: block write)",
@@ -575,4 +586,5 @@ const struct workload wl_disk = {
             SPREAD_PARAM_CPU,
         },
     .run = disk_run,
+    .needs = disk_needs,
 };

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "workloads/needs.h"
+
 enum { P_BUFSIZE, P_MAX_BLOCKS };
 
 struct fcopy {
@@ -112,6 +114,15 @@ static double fcopy_figure(const struct wl_ctx *ctx, uint64_t ops, double secs)
     return (double)ops * ctx->param[P_BUFSIZE] / 1024.0 / secs;
 }
 
+/* The source and its copy. */
+static void fcopy_needs(const double *param, struct wl_needs *n)
+{
+    double kb = param[P_MAX_BLOCKS] > 0 ? param[P_MAX_BLOCKS]
+                                        : param[P_BUFSIZE] * 2000 / 1024;
+    *n = (struct wl_needs){
+        .disk_bytes = 2 * kb * 1024, .files = 2, .param = "max_blocks"};
+}
+
 const struct workload wl_fcopy = {
     .name = "fcopy",
     .desc = "file copy with a bufsize-byte buffer, UnixBench fstime -c",
@@ -129,4 +140,5 @@ const struct workload wl_fcopy = {
     .step = fcopy_step,
     .teardown = fcopy_teardown,
     .figure = fcopy_figure,
+    .needs = fcopy_needs,
 };

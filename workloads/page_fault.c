@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "workloads/lat_measure.h"
+#include "workloads/needs.h"
 
 /* lmdd's default block: the kernel sizes page-cache folios by the writes
  * that fill them, and fault-around maps by folio, so this matters. */
@@ -183,6 +184,13 @@ static int pf_run(struct wl_ctx *ctx, struct wl_result *res)
     return 0;
 }
 
+/* The file it maps. */
+static void pf_needs(const double *param, struct wl_needs *n)
+{
+    *n = (struct wl_needs){
+        .disk_bytes = param[0] * 1024 * 1024, .files = 1, .param = "size"};
+}
+
 const struct workload wl_page_fault = {
     .name = "page-fault",
     .desc = "page faults reading a cached file through a fresh shared "
@@ -196,4 +204,5 @@ const struct workload wl_page_fault = {
     .teardown = pf_teardown,
     .figure_kind = WF_TIME_PER_OP, /* the live figure: pages */
     .scale = 1e6,
+    .needs = pf_needs,
 };

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "workloads/needs.h"
 #include "workloads/params.h"
 #include "workloads/runner_child.h"
 #include "workloads/tmpdir.h"
@@ -92,7 +93,8 @@ static int prepare(struct wl_run *r, char *err, size_t errlen)
         snprintf(err, errlen, "cannot map shared memory: %s", strerror(errno));
         return -1;
     }
-    if (tmpdir_create(&r->dir, err, errlen) < 0)
+    if (tmpdir_create(&r->dir, err, errlen) < 0 ||
+        wl_needs_check(r->w, r->param, r->dir.path, err, errlen) < 0)
         return -1;
     r->err_fd = memfd_create("parallax-wl-stderr", MFD_CLOEXEC);
     return 0;

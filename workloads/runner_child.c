@@ -30,7 +30,8 @@ struct span {
 };
 
 /* Records why the run failed; returns -1 for the caller to pass up. */
-static int fail(const struct wl_child_args *a, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int
+fail(const struct wl_child_args *a, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct wl_needs;
+
 #define WL_MAX_PARAMS 8
 #define WL_MAX_EXTRA  16
 
@@ -125,6 +127,11 @@ struct workload {
      * ctx->progress up to date, returns when progress->stop is set, and
      * fills the result (extra figures included). 0, or -1 on failure. */
     int (*run)(struct wl_ctx *ctx, struct wl_result *res);
+
+    /* Optional, for workloads that write files: what a run with these
+     * parameter values writes into its directory (workloads/needs.h), for
+     * the runner to check against what is free before it starts. */
+    void (*needs)(const double *param, struct wl_needs *n);
 };
 
 /* True when the parent asked the run to end. */

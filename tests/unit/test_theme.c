@@ -431,10 +431,51 @@ static void test_search_path(void **state)
     unsetenv("PARALLAX_THEMES");
 }
 
+/* A user with many themes of their own still has parallax's: the list had
+ * room for 64 names, and light, mono and high-contrast fell out of it (and
+ * out of t's cycle); a message that cannot list them all says how many
+ * more there are and cuts no name. */
+static void test_many_themes(void **state)
+{
+    (void)state;
+    char user[64], shipped[PATH_MAX], path[2 * PATH_MAX];
+    struct theme_dirs d;
+    struct theme_names names;
+    assert_non_null(realpath("themes", shipped));
+    snprintf(user, sizeof(user), "%.40s/mine", tmpdir);
+    mkdir(user, 0700);
+    for (int i = 0; i < 200; i++) {
+        snprintf(path, sizeof(path), "%s/a%03d.theme", user, i);
+        write_file(path, "title = red\n");
+    }
+    d.n = 2;
+    snprintf(d.dir[0], sizeof(d.dir[0]), "%s", user);
+    snprintf(d.dir[1], sizeof(d.dir[1]), "%s", shipped);
+    theme_names_get(&d, &names);
+    assert_int_equal(names.n, 204);
+    const char *cur = "a199";
+    for (int i = 0; i < 4; i++)
+        cur = theme_names_next(&names, cur);
+    assert_string_equal(cur, "mono"); /* default, high-contrast, light */
+    char list[512];
+    theme_names_join(&names, list, sizeof(list));
+    assert_true(strlen(list) < sizeof(list));
+    const char *more = strstr(list, " (and ");
+    assert_non_null(more);
+    assert_string_equal(
+        more + strlen(" (and ") + strspn(more + 6, "0123456789"), " more)");
+    assert_true(more[-4] == 'a'); /* after a whole name: ", aNNN (and" */
+    theme_names_free(&names);
+    assert_int_equal(theme_load(&d, "light", &t, err, sizeof(err)), 0);
+    assert_int_equal(theme_load(&d, "nosuch", &t, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "more)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_role),
+        cmocka_unit_test(test_many_themes),
         cmocka_unit_test(test_colours_and_attributes),
         cmocka_unit_test(test_unset_roles_keep_builtin),
         cmocka_unit_test(test_comments_blank_lines_and_line_numbers),
