@@ -143,17 +143,14 @@ static int check_guests(const struct options *o, char *err, size_t errlen)
 }
 
 /* 0 when the theme exists (a file with an error in it is said on the
- * screen, which then shows the built-in theme), else -1 with err. */
+ * screen, which then shows the built-in theme), else -1 with err as the
+ * screen says it. */
 static int check_theme(const char *name, char *err, size_t errlen)
 {
     struct theme_dirs d;
     struct theme t;
-    char why[1024];
     theme_dirs_get(&d);
-    if (theme_load(&d, name, &t, why, sizeof(why)) != -1)
-        return 0;
-    snprintf(err, errlen, "--theme: %s", why);
-    return -1;
+    return theme_load(&d, name, &t, err, errlen) == -1 ? -1 : 0;
 }
 
 enum options_action options_parse(int argc, char **argv, struct options *o,

@@ -34,9 +34,9 @@ expect_fail 2 "guest localhost:1 is given twice" \
 long=$(printf 'h%.0s' $(seq 5000))
 expect_fail 2 "guest 'h{40}\.\.\.': the host is too long; give HOST" \
     "$bin" --text -n 1 -h "$long"
-expect_fail 2 "--theme: unknown theme 'no-such-theme'; available: .*light" \
+expect_fail 2 "unknown theme 'no-such-theme'; available: .*light" \
     "$bin" --text -n 1 --theme no-such-theme
-expect_fail 2 "--theme: unknown theme 'no-such-theme'" \
+expect_fail 2 "unknown theme 'no-such-theme'" \
     "$bin" --batch quick --theme no-such-theme
 expect_fail 2 "argument 2 \('\?\[2J'\) holds a control character" \
     "$bin" --text $'\e[2J'
