@@ -384,6 +384,7 @@ static void test_search_path(void **state)
     assert_string_equal(theme_names_next(&names, "default"), "high-contrast");
     assert_string_equal(theme_names_next(&names, "zebra"), "broken");
     assert_string_equal(theme_names_next(&names, "./x.theme"), "broken");
+    theme_names_free(&names);
 
     /* the user's light shadows the shipped one */
     assert_int_equal(theme_load(&d, "light", &t, err, sizeof(err)), 0);
@@ -418,6 +419,7 @@ static void test_search_path(void **state)
     assert_int_equal(names.n, 1);
     assert_string_equal(names.name[0], "default");
     assert_string_equal(theme_names_next(&names, "default"), "default");
+    theme_names_free(&names);
     assert_int_equal(theme_load(&d, "default", &t, err, sizeof(err)), 0);
     assert_string_equal(t.name, "default");
     assert_int_equal(theme_load(&d, "light", &t, err, sizeof(err)), -1);
