@@ -239,7 +239,7 @@ FUZZERS := theme report control text
 FUZZ_SRC_theme := theme/theme.c theme/theme_color.c core/safe_text.c
 FUZZ_SRC_report := report/report_read.c core/model.c core/clock_model.c \
     core/history.c core/rate.c core/metrics.c core/safe_text.c
-FUZZ_SRC_control := pmda/control.c $(WL_SRC)
+FUZZ_SRC_control := pmda/control.c $(WL_SRC) core/safe_text.c
 FUZZ_SRC_text := core/source_spec.c core/safe_text.c
 FUZZ_LIBS_report := $(call pc,--libs,jansson) -lm
 FUZZ_LIBS_control := $(call pc,--libs,libcrypto) -lm -lpthread

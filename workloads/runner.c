@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/safe_text.h"
 #include "workloads/needs.h"
 #include "workloads/params.h"
 #include "workloads/runner_child.h"
@@ -162,7 +163,8 @@ fail:
     return NULL;
 }
 
-/* The last line the child wrote on stderr, if any. */
+/* The last line the child wrote on stderr, if any, made safe for a
+ * terminal. */
 static void stderr_tail(const struct wl_run *r, char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -180,9 +182,7 @@ static void stderr_tail(const struct wl_run *r, char *buf, size_t len)
         text[--n] = '\0';
     char *line = strrchr(text, '\n');
     const char *src = line ? line + 1 : text;
-    size_t k = strlen(src) < len - 1 ? strlen(src) : len - 1;
-    memcpy(buf, src, k);
-    buf[k] = '\0';
+    safe_text_copy(buf, len, src, 0); /* it reaches reports and screens */
 }
 
 /* Turns the child's wait status into the final state and reason. */
