@@ -12,13 +12,10 @@
 #include "theme/theme_path.h"
 #include "workloads/params.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ECHO_MAX 40 /* characters of an argument an error quotes */
 
 void options_usage(FILE *f)
 {
@@ -106,11 +103,11 @@ static bool parse_long(const char *s, long *out)
     return true;
 }
 
-/* s as an error quotes it: masked, and cut after ECHO_MAX characters. */
+/* s as an error quotes it: masked, and cut short (SAFE_TEXT_ECHO_MAX). */
 static const char *echo(const char *s)
 {
-    static char buf[ECHO_MAX * 4 + 4];
-    return safe_text_copy(buf, sizeof(buf), s, ECHO_MAX);
+    static char buf[SAFE_TEXT_ECHO_MAX * 4 + 4];
+    return safe_text_copy(buf, sizeof(buf), s, SAFE_TEXT_ECHO_MAX);
 }
 
 /* 0 when every argument is printable text, else -1 with err naming it. */
@@ -128,7 +125,7 @@ static int check_text(int argc, char **argv, char *err, size_t errlen)
     return 0;
 }
 
-/* 0 when no two guests read the same pmcd, else -1 with err naming them. */
+/* 0 when no two guests read the same pmcd, else -1 with err naming it. */
 static int check_guests(const struct options *o, char *err, size_t errlen)
 {
     for (int i = 0; i < o->nguests; i++)

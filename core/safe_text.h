@@ -8,6 +8,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* How many characters of what someone typed a one-line message quotes
+ * (safe_text_copy's max): enough to recognise it, and the reason after it
+ * stays on the line. */
+#define SAFE_TEXT_ECHO_MAX 40
+
 /* Replaces in place every byte of s that is not part of a printable
  * character (C0 and C1 controls, DEL, malformed UTF-8) with '?'; printable
  * UTF-8 stays. Returns s. */

@@ -13,14 +13,12 @@
 
 #include "core/safe_text.h"
 
-#define ECHO_MAX 40 /* characters of the argument an error quotes */
-
 static int bad(char *err, size_t errlen, const char *arg, const char *why)
 {
-    char shown[ECHO_MAX * 4 + 4];
-    snprintf(err, errlen,
-             "guest '%s': %s; give HOST[:PORT] or NAME=HOST[:PORT]",
-             safe_text_copy(shown, sizeof(shown), arg, ECHO_MAX), why);
+    char shown[SAFE_TEXT_ECHO_MAX * 4 + 4];
+    snprintf(
+        err, errlen, "guest '%s': %s; give HOST[:PORT] or NAME=HOST[:PORT]",
+        safe_text_copy(shown, sizeof(shown), arg, SAFE_TEXT_ECHO_MAX), why);
     return -1;
 }
 

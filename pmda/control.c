@@ -3,7 +3,6 @@
  * opt_table, other tokens handed to params_set (the workload's bounds). */
 #include "pmda/control.h"
 
-#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdbool.h>

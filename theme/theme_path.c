@@ -163,7 +163,8 @@ static int unknown(const struct theme_dirs *d, const char *name, char *err,
     theme_names_join(&names, list, sizeof(list));
     theme_names_free(&names);
     snprintf(err, errlen, "unknown theme '%s'; available: %s",
-             safe_text_copy(shown, sizeof(shown), name, 40), list);
+             safe_text_copy(shown, sizeof(shown), name, SAFE_TEXT_ECHO_MAX),
+             list);
     return -1;
 }
 

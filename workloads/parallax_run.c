@@ -1,7 +1,6 @@
 /* parallax-run: run workloads of the catalogue from the command line and
  * print an lmbench-like table of their figures with statistics over the
  * repeats. The same runner the TUI and the PMDA use does the work. */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
