@@ -225,7 +225,8 @@ static int read_workloads(const json_t *root, const json_t *src,
             !get_num_in(json_object_get(w, "mean"), 0, FIGURE_MAX, &bw->mean))
             return fail(err, errlen, path,
                         "damaged report: workload %.32s: n is not 0 to %d, or "
-                        "a figure is not a number from 0 to %g",
+                        "a figure is not a number from 0 (the median above "
+                        "0) to %g",
                         name, WL_RUN_MAX_REPEATS, FIGURE_MAX);
         safe_text_copy(bw->name, sizeof(bw->name), name, 0);
         safe_text_copy(bw->unit, sizeof(bw->unit), unit_of(root, name), 0);
