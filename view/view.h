@@ -9,8 +9,12 @@
 
 #include "core/model.h"
 
-#define VIEW_LABEL_W     16 /* the row label column */
-#define VIEW_VALUE_W     8  /* a figure, right-aligned */
+#define VIEW_LABEL_W 16 /* the row label column */
+#define VIEW_VALUE_W 8  /* a figure, right-aligned */
+/* a figure's text is at most this wide: the cell's first column stays
+ * blank (or holds a fault marker), so a figure never touches the cell
+ * before it */
+#define VIEW_FIGURE_W    (VIEW_VALUE_W - 1)
 #define VIEW_SPARK_W     16 /* a sparkline in --text */
 #define VIEW_RATIO_W     7  /* a ratio column, with its leading space */
 #define VIEW_HEADER_ROWS 4
