@@ -13,15 +13,15 @@
 #include <time.h>
 #include <wchar.h>
 
+#include "tui/colors.h"
+#include "view/fit.h"
 #include "view/view.h"
 #include "view/view_time.h"
-#include "tui/colors.h"
 #include "tui/panel.h"
 #include "tui/row_cache.h"
 
 #define SPARK_MAX       (2 * VIEW_SPARK_W)
 #define SPARK_MIN       4 /* below this, scroll rather than shrink */
-#define BAD_RATIO       1.5
 #define SUITE_KEY_SUITE "quick"
 struct layout {
     /* the counters section: the metric rows, a "time" line, the Time
@@ -174,21 +174,34 @@ static void put_cells(int y, int x, int cells, int attr, const char *text)
     mvadd_wchnstr(y, x, cc, n);
 }
 
+/* text in w cells at (y, x), with an ellipsis when it does not fit. */
+static void put_fit(int y, int x, int w, int attr, const char *text, bool utf8)
+{
+    char buf[256];
+    if (x + w > COLS)
+        w = COLS - x;
+    fit_text(buf, sizeof(buf), w, text, utf8);
+    put(y, x, w, attr, buf);
+}
+
 static void draw_headers(const struct session *s, const struct jobs *j, int src,
-                         int x, const struct layout *l, int y0)
+                         int x, const struct layout *l, int y0, bool utf8)
 {
     const struct source_model *m = &s->model[src];
     double now = l->now;
     for (int row = 0; row < VIEW_HEADER_ROWS; row++) {
         char buf[160];
         view_source_header(m, row, now, s->interval, l->src_w - 2, buf,
-                           sizeof(buf));
+                           sizeof(buf), utf8);
         int attr = A_NORMAL;
         if (row == 0) {
             attr = colors_attr(ROLE_SOURCE);
-            if (j->excluded[src]) /* does not take part: always said */
-                snprintf(buf, sizeof(buf), "%.*s [off]",
-                         l->src_w - 8 > 1 ? l->src_w - 8 : 1, m->name);
+            if (j->excluded[src]) { /* does not take part: always said */
+                char name[120];
+                fit_text(name, sizeof(name),
+                         l->src_w - 8 > 1 ? l->src_w - 8 : 1, m->name, utf8);
+                snprintf(buf, sizeof(buf), "%s [off]", name);
+            }
         } else if (row == 1) {
             attr = colors_attr(state_role(m, now, s->interval));
         }
@@ -208,13 +221,14 @@ static void draw_source_column(const struct session *s, const struct jobs *j,
             int row = id - METRIC_COUNT - 1;
             if (row < 0 || l->tl[row].kind == TL_RULE)
                 continue;
-            view_time_line_cell(s, j, src, &l->tl[row], val, sizeof(val),
-                                detail, sizeof(detail), utf8);
-            put(y, x, VIEW_VALUE_W, A_NORMAL, val);
-            int attr = A_NORMAL; /* a flagged figure stands out */
-            if (strncmp(detail, "off", 3) == 0)
-                attr = colors_attr(ROLE_RATIO_BAD);
-            put(y, x + VIEW_VALUE_W + 1, l->spark_w + 1, attr, detail);
+            bool fault =
+                view_time_line_cell(s, j, src, &l->tl[row], val, sizeof(val),
+                                    detail, sizeof(detail), utf8);
+            /* a fault stands out: figure and detail */
+            int attr = fault ? colors_attr(ROLE_RATIO_BAD) : (int)A_NORMAL;
+            put(y, x, VIEW_VALUE_W, attr, val);
+            put_fit(y, x + VIEW_VALUE_W + 1, l->spark_w + 2, attr, detail,
+                    utf8);
             continue;
         }
         view_metric_cell(m, id, val, sizeof(val), spark, sizeof(spark),
@@ -229,29 +243,44 @@ static void draw_source_column(const struct session *s, const struct jobs *j,
         view_job_cell(j, src, w, val, sizeof(val), detail, sizeof(detail),
                       utf8);
         put(l->y_wl + r, x, VIEW_VALUE_W, A_NORMAL, val);
-        put(l->y_wl + r, x + VIEW_VALUE_W + 1, l->spark_w + 1, A_NORMAL,
-            detail);
+        put_fit(l->y_wl + r, x + VIEW_VALUE_W + 1, l->spark_w + 2, A_NORMAL,
+                detail, utf8);
     }
 }
 
-static int ratio_attr(double r)
+/* Colour only where a ratio judges (view_ratio_mark). */
+static int ratio_attr(double r, enum view_ratio_kind kind)
 {
-    if (isfinite(r) && r >= BAD_RATIO)
+    switch (view_ratio_mark(r, kind)) {
+    case VM_BAD:
         return colors_attr(ROLE_RATIO_BAD);
-    if (isfinite(r) && r <= 1 / BAD_RATIO)
+    case VM_GOOD:
         return colors_attr(ROLE_RATIO_GOOD);
+    case VM_PLAIN:
+        break;
+    }
     return A_NORMAL;
+}
+
+/* Ratio r of kind k drawn at (y, x) in source src's ratio column. */
+static void put_ratio(const struct session *s, int src, int y, int x, double r,
+                      enum view_ratio_kind k, int extra)
+{
+    char buf[16];
+    view_column_ratio_text(&s->model[src], r, k, buf, sizeof(buf));
+    put(y, x, VIEW_RATIO_W, ratio_attr(r, k) | extra, buf);
 }
 
 static void draw_ratio_column(const struct session *s, const struct jobs *j,
                               int src, int x, const struct layout *l, int y0,
                               int wl_top, bool utf8)
 {
-    char buf[16];
-    const char *head = view_column_ratio_header(&s->model[src], utf8);
-    int cells = strchr(head, '%') ? 2 : 1; /* "×" or "Δ%" */
-    put_cells(y0, x + VIEW_RATIO_W - cells, cells, colors_attr(ROLE_SOURCE),
-              head);
+    for (int row = 0; row < 2; row++) { /* "×" and what a high one means */
+        const char *head = view_column_ratio_header(&s->model[src], row, utf8);
+        int cells = fit_cells(head);
+        put_cells(y0 + row, x + VIEW_RATIO_W - cells, cells,
+                  colors_attr(row ? ROLE_LABEL : ROLE_SOURCE), head);
+    }
     for (int row = 0; row < l->n_metrics; row++) {
         int id = l->top + row;
         const struct time_line *tl =
@@ -260,17 +289,21 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
             continue; /* the "time" line, a section line */
         double r = !tl ? view_metric_ratio(&s->model[src], &s->model[0], id)
                        : view_time_line_ratio(s, j, src, tl);
-        view_column_ratio_text(&s->model[src], r, buf, sizeof(buf));
-        put(l->y_metrics + row, x, VIEW_RATIO_W, ratio_attr(r), buf);
+        put_ratio(s, src, l->y_metrics + row, x, r,
+                  !tl ? view_metric_ratio_kind(&s->model[src], &s->model[0], id)
+                      : view_time_line_ratio_kind(tl),
+                  0);
     }
+    bool any = false;
+    for (int w = 0; w < j->nwl; w++)
+        any |= view_job_ratio_kind(j, src, w) != VR_EMPTY;
     for (int row = 0; row < l->n_wl; row++) {
-        double r = view_job_ratio(j, src, wl_top + row);
-        view_column_ratio_text(&s->model[src], r, buf, sizeof(buf));
-        put(l->y_wl + row, x, VIEW_RATIO_W, ratio_attr(r), buf);
+        int w = wl_top + row;
+        put_ratio(s, src, l->y_wl + row, x, view_job_ratio(j, src, w),
+                  view_job_ratio_kind(j, src, w), 0);
     }
-    double idx = view_job_index(j, src);
-    view_column_ratio_text(&s->model[src], idx, buf, sizeof(buf));
-    put(l->y_index, x, VIEW_RATIO_W, ratio_attr(idx) | A_BOLD, buf);
+    put_ratio(s, src, l->y_index, x, view_job_index(j, src),
+              any ? VR_JUDGED : VR_EMPTY, A_BOLD);
 }
 
 /* A section line across the screen: "─ name ─────". */
@@ -360,11 +393,11 @@ void table_panel_draw(struct table_panel *p, const struct session *s,
     if (l.first > 1)
         put(y0, 0, VIEW_LABEL_W, colors_attr(ROLE_STALE), "< more");
     int x = VIEW_LABEL_W;
-    draw_headers(s, j, 0, x, &l, y0);
+    draw_headers(s, j, 0, x, &l, y0, utf8);
     draw_source_column(s, j, 0, x, &l, p->wl_top, utf8);
     x += l.src_w;
     for (int g = l.first; g < l.first + l.nguests && g < s->nsrc; g++) {
-        draw_headers(s, j, g, x, &l, y0);
+        draw_headers(s, j, g, x, &l, y0, utf8);
         draw_source_column(s, j, g, x, &l, p->wl_top, utf8);
         x += l.src_w;
         draw_ratio_column(s, j, g, x, &l, y0, p->wl_top, utf8);

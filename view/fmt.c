@@ -96,9 +96,11 @@ void fmt_right(char *buf, size_t n, int width, const char *text)
 {
     if (n == 0)
         return;
-    size_t len = strlen(text), pad = 0;
-    if (width > 0 && (size_t)width > len)
-        pad = (size_t)width - len;
+    size_t len = strlen(text), pad = 0, cells = 0;
+    for (size_t i = 0; i < len; i++) /* one cell a character: ± µ × */
+        cells += ((unsigned char)text[i] & 0xc0) != 0x80;
+    if (width > 0 && (size_t)width > cells)
+        pad = (size_t)width - cells;
     if (pad > n - 1)
         pad = n - 1;
     if (len > n - 1 - pad)

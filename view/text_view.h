@@ -7,8 +7,14 @@
 
 #include "core/model.h"
 
-/* Prints one refresh of the sources' table to f. */
+/* Prints the legend of the ratio columns and markers, "# " before each
+ * line, then a blank line: once, before the first refresh. */
+void text_view_legend(FILE *f, bool utf8);
+
+/* Prints one refresh of the sources' table to f, its columns as wide as
+ * `columns` allows (sparklines of 4 to 32 cells; wider than `columns`
+ * only when that many sources need it). */
 void text_view_print(FILE *f, const struct source_model *srcs, int nsrc,
-                     double interval, bool utf8);
+                     double interval, int columns, bool utf8);
 
 #endif
