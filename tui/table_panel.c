@@ -316,17 +316,42 @@ static void draw_rule(int y, const char *name, bool utf8)
     put(y, 1, (int)strlen(name), colors_attr(ROLE_RULE) | A_BOLD, name);
 }
 
-/* The workloads' rule; it says so when counter or Time rows are hidden. */
-static void draw_sep(const struct layout *l, bool utf8)
+/* What PgUp/PgDn scroll: the workloads with the focus, or when every
+ * counter and Time row shows; else the counter and Time rows. */
+static bool pages_workloads(const struct table_panel *p, bool upper_hidden)
 {
-    draw_rule(l->y_sep, " workloads ", utf8);
-    bool above = l->top > 0, below = l->top + l->n_metrics < l->counter_rows;
+    return p->focus == FOCUS_WORKLOADS || !upper_hidden;
+}
+
+/* The workloads' rule: which workloads show when some do not ("workloads
+ * 12-22 of 25"), and on its right whether PgUp/PgDn have more to show. */
+static void draw_sep(const struct table_panel *p, const struct jobs *j,
+                     const struct layout *l, bool utf8)
+{
+    char title[64];
+    if (l->n_wl < j->nwl && l->n_wl > 0)
+        snprintf(title, sizeof(title), " workloads %d-%d of %d ", p->wl_top + 1,
+                 p->wl_top + l->n_wl, j->nwl);
+    else if (l->n_wl < j->nwl)
+        snprintf(title, sizeof(title), " workloads: %d hidden ", j->nwl);
+    else
+        snprintf(title, sizeof(title), " workloads ");
+    draw_rule(l->y_sep, title, utf8);
+    bool above, below,
+        upper_hidden = l->top > 0 || l->top + l->n_metrics < l->counter_rows;
+    if (pages_workloads(p, upper_hidden)) {
+        above = p->wl_top > 0;
+        below = p->wl_top + l->n_wl < j->nwl;
+    } else {
+        above = l->top > 0;
+        below = l->top + l->n_metrics < l->counter_rows;
+    }
     const char *more = above && below ? " PgUp/PgDn more "
                        : below        ? " PgDn more "
                        : above        ? " PgUp more "
                                       : NULL;
     int w = more ? (int)strlen(more) : 0;
-    if (more && COLS - w - 1 > VIEW_LABEL_W)
+    if (more && COLS - w - 1 > (int)strlen(title) + 2)
         put(l->y_sep, COLS - w - 1, w, colors_attr(ROLE_RULE) | A_BOLD, more);
 }
 
@@ -345,7 +370,7 @@ static void draw_labels(const struct table_panel *p, const struct jobs *j,
             put(y, 0, VIEW_LABEL_W - 1, colors_attr(ROLE_LABEL),
                 tl ? tl->label : metric_descs[id].label);
     }
-    draw_sep(l, utf8);
+    draw_sep(p, j, l, utf8);
     for (int r = 0; r < l->n_wl; r++) {
         int w = p->wl_top + r;
         char label[VIEW_LABEL_W + 1];
@@ -366,6 +391,17 @@ void table_panel_take_message(struct table_panel *p, const struct jobs *j)
         p->message_seq = j->message_seq;
         snprintf(p->status, sizeof(p->status), "%s", j->message);
     }
+    run_status_update(&p->runs, j, p->status, sizeof(p->status));
+}
+
+/* The selection follows a running suite to each workload it starts (its
+ * row then shows); the user's own moves in between stand until the next. */
+static void follow_suite(struct table_panel *p, const struct jobs *j)
+{
+    int at = run_status_suite_at(j);
+    if (at >= 0 && at + 1 != p->followed)
+        p->sel = at;
+    p->followed = at + 1;
 }
 
 void table_panel_draw(struct table_panel *p, const struct session *s,
@@ -373,6 +409,7 @@ void table_panel_draw(struct table_panel *p, const struct session *s,
 {
     static struct layout l; /* a few KB: kept off the stack */
     row_cache_begin(y0, height);
+    follow_suite(p, j);
     l.ntl =
         view_time_lines(s, j, l.tl, VIEW_TIME_LINES_MAX, VIEW_FAIR_TASKS_MAX);
     l.counter_rows = METRIC_COUNT + 1 + l.ntl;
@@ -380,6 +417,8 @@ void table_panel_draw(struct table_panel *p, const struct session *s,
     layout_rows(&l, p, j, y0, height);
     p->upper_top = l.top; /* PgUp after an overshoot moves at once */
     p->upper_rows = l.n_metrics;
+    p->upper_hidden = l.top > 0 || l.top + l.n_metrics < l.counter_rows;
+    p->wl_rows = l.n_wl;
     l.now = p->shown_at > 0 ? p->shown_at : clock_mono();
     /* keep the selection in view */
     if (p->sel < p->wl_top)
@@ -421,7 +460,7 @@ static void toggle_selected(struct table_panel *p, const struct session *s,
     if (jobs_start(j, s, p->sel, err, sizeof(err)) < 0)
         snprintf(p->status, sizeof(p->status), "%s: %s", name, err);
     else
-        snprintf(p->status, sizeof(p->status), "started %s", name);
+        run_status_one(&p->runs, j, p->sel, p->status, sizeof(p->status));
 }
 
 static int workload_key(struct table_panel *p, const struct session *s,
@@ -436,9 +475,8 @@ static int workload_key(struct table_panel *p, const struct session *s,
         if (jobs_run_suite(j, s, SUITE_KEY_SUITE, err, sizeof(err)) < 0)
             snprintf(p->status, sizeof(p->status), "suite: %s", err);
         else
-            snprintf(p->status, sizeof(p->status),
-                     "running the %s suite, one workload after another",
-                     SUITE_KEY_SUITE);
+            run_status_suite(&p->runs, SUITE_KEY_SUITE, j->qlen, p->status,
+                             sizeof(p->status));
         return KR_HANDLED | KR_REDRAW;
     case 'x':
         jobs_stop_all(j, s);
@@ -448,6 +486,12 @@ static int workload_key(struct table_panel *p, const struct session *s,
         if (ch >= '0' && ch <= '9' && ch - '0' < s->nsrc) {
             char text[2] = {(char)ch, '\0'};
             table_panel_toggle(p, s, j, text);
+            return KR_HANDLED | KR_REDRAW;
+        }
+        if (ch >= '0' && ch <= '9') { /* said, not ignored */
+            snprintf(p->status, sizeof(p->status),
+                     "no source %c: the sources are 0-%d (0 is this host)", ch,
+                     s->nsrc - 1);
             return KR_HANDLED | KR_REDRAW;
         }
         return KR_IGNORED;
@@ -473,10 +517,25 @@ static void cycle_focus(struct table_panel *p)
     }
 }
 
-/* PgDn/PgUp: a page of counter and Time rows (the draw keeps it in
+/* PgDn/PgUp: a page of workloads (pages_workloads), the selection moving
+ * with it; else a page of counter and Time rows (the draw keeps them in
  * range), which then get the height. */
-static void scroll_upper(struct table_panel *p, int dir)
+static void scroll_page(struct table_panel *p, const struct jobs *j, int dir)
 {
+    if (pages_workloads(p, p->upper_hidden)) {
+        int page = p->wl_rows > 2 ? p->wl_rows - 1 : 1;
+        p->wl_top += dir * page;
+        p->sel += dir * page;
+        if (p->wl_top > j->nwl - p->wl_rows)
+            p->wl_top = j->nwl - p->wl_rows;
+        if (p->wl_top < 0)
+            p->wl_top = 0;
+        if (p->sel >= j->nwl)
+            p->sel = j->nwl - 1;
+        if (p->sel < 0)
+            p->sel = 0;
+        return;
+    }
     int page = p->upper_rows > 2 ? p->upper_rows - 1 : 1;
     p->upper_top += dir * page;
     if (p->upper_top < 0)
@@ -504,7 +563,7 @@ int table_panel_key(struct table_panel *p, const struct session *s,
         return KR_HANDLED | KR_REDRAW;
     case KEY_NPAGE:
     case KEY_PPAGE:
-        scroll_upper(p, ch == KEY_NPAGE ? 1 : -1);
+        scroll_page(p, j, ch == KEY_NPAGE ? 1 : -1);
         return KR_HANDLED | KR_REDRAW;
     case KEY_DOWN:
     case 'j':

@@ -350,9 +350,9 @@ static bool drift_cell(const struct clock_fit *f, char *raw, size_t rn,
     unsigned fl = (utf8 ? FIT_UTF8 : 0) | FIT_SIGN;
     const char *pm = utf8 ? "\u00b1" : "+-";
     if (fit_drift(raw, rn, VIEW_FIGURE_W, f->drift_ppm, fl, NULL))
-        snprintf(detail, dn, "runs %s", f->drift_ppm > 0 ? "fast" : "slow");
+        snprintf(detail, dn, "%s", f->drift_ppm > 0 ? "fast" : "slow");
     else
-        snprintf(detail, dn, "%s%.0f ppm", pm, f->drift_err_ppm);
+        snprintf(detail, dn, "%s%.0fppm", pm, f->drift_err_ppm);
     return fabs(f->drift_ppm) > VIEW_DRIFT_FAULT_PPM;
 }
 
@@ -469,8 +469,8 @@ static const char *const legend[] = {
     "\u00d7  guest/host: above 1 is worse in the guest (coloured beyond 1.5 "
     "or below 1/1.5), or busier on uncoloured rows (activity)",
     "\u0394% a saved run against this host: + is worse, or busier, there",
-    "n/a a figure is missing on one side; - no ratio by design; <0.01 is "
-    "below 0.01, never 0",
+    "n/a a figure is missing on one side; - no ratio: none by design, or a "
+    "side is 0; <0.01 is below 0.01, never 0",
     "clock drift: in ppm up to \u00b11%, beyond as the clock's rate "
     "(\u00d71.0100, \u00d7415); its \u00d7 column holds that rate",
     "!  a fault: clock offset beyond 1 s, drift beyond 500 ppm, CPU "
