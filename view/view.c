@@ -269,8 +269,10 @@ void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
                  c->state == JOB_RUNNING ? ">" : "stop", c->repeat + 1,
                  c->repeats);
         break;
-    case JOB_FAILED:
-        snprintf(detail, dn, "failed: %s", c->note);
+    case JOB_FAILED: /* "failed" takes the empty figure's cell */
+        if (!isfinite(fig))
+            fmt_right(val, vn, VIEW_VALUE_W, "failed");
+        snprintf(detail, dn, "%s%s", isfinite(fig) ? "failed: " : "", c->note);
         break;
     case JOB_DONE:
     case JOB_STOPPED:
