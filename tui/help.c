@@ -13,6 +13,7 @@
 #include "view/view.h"
 
 #define MARGIN    2   /* columns left free on either side of the box */
+#define READ_W    78  /* the widest row: longer ones wrap */
 #define LINES_MAX 160 /* wrapped rows of the list, at most */
 #define TEXT_MAX  256
 
@@ -41,18 +42,9 @@ void help_open(struct help *h)
     h->top = 0;
 }
 
-/* The cells of UTF-8 text: its characters (×, Δ, ± take one). */
-static int cells(const char *text)
-{
-    int n = 0;
-    for (; *text; text++)
-        n += ((unsigned char)*text & 0xc0) != 0x80;
-    return n;
-}
-
-/* The widest key, and the widest row unwrapped (a key and what it does,
- * or a line of the legend). */
-static void widths(int *keys, int *line, bool utf8)
+/* The widest key, and the widest key row unwrapped (the legend wraps to
+ * the box the keys make). */
+static void widths(int *keys, int *line)
 {
     *keys = *line = 0;
     for (int i = 0; i < key_docs_count; i++)
@@ -61,10 +53,8 @@ static void widths(int *keys, int *line, bool utf8)
     for (int i = 0; i < key_docs_count; i++)
         if (*keys + 2 + (int)strlen(key_docs[i].does) > *line)
             *line = *keys + 2 + (int)strlen(key_docs[i].does);
-    char text[TEXT_MAX];
-    for (int i = 0; view_legend(i, utf8, text, sizeof(text)); i++)
-        if (cells(text) > *line)
-            *line = cells(text);
+    if (*line > READ_W)
+        *line = READ_W;
 }
 
 /* Adds text wrapped at spaces to `width` cells as rows starting at x, the
@@ -130,7 +120,7 @@ void help_draw(struct help *h, int y0, int y1, bool utf8)
 {
     static struct help_row list[LINES_MAX]; /* kept off the stack */
     int kw, lw;
-    widths(&kw, &lw, utf8);
+    widths(&kw, &lw);
     /* as small as the list allows, centred; a frame and a space each side */
     int w = lw + 4 < COLS - 2 * MARGIN ? lw + 4 : COLS - 2 * MARGIN;
     int inner = w - 4;

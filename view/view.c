@@ -22,24 +22,32 @@ int view_columns(int nsrc, struct view_col *cols, int max)
     return n;
 }
 
+/* The source's state in width cells: "down 12s, retry 4s", or "down 12s"
+ * where that does not fit. */
 static void state_text(const struct source_model *m, double now,
-                       double interval, char *buf, size_t n)
+                       double interval, int width, char *buf, size_t n,
+                       bool utf8)
 {
+    char full[64], shorter[64];
     switch (m->state) {
     case SRC_CONNECTING:
-        snprintf(buf, n, "connecting");
+        snprintf(full, sizeof(full), "connecting");
         break;
     case SRC_LIVE:
         if (model_is_stale(m, now, interval))
-            snprintf(buf, n, "stale %.0fs", now - m->last_ok);
+            snprintf(full, sizeof(full), "stale %.0fs", now - m->last_ok);
         else
-            snprintf(buf, n, "live %.1fms", m->fetch_ms);
+            snprintf(full, sizeof(full), "live %.1fms", m->fetch_ms);
         break;
     case SRC_DOWN:
-        snprintf(buf, n, "down %.0fs, retry %.0fs", now - m->down_since,
-                 fmax(0, m->retry_at - now));
-        break;
+        snprintf(full, sizeof(full), "down %.0fs, retry %.0fs",
+                 now - m->down_since, fmax(0, m->retry_at - now));
+        snprintf(shorter, sizeof(shorter), "down %.0fs", now - m->down_since);
+        const char *cand[] = {full, shorter};
+        fit_first(buf, n, width, cand, 2, utf8);
+        return;
     }
+    fit_text(buf, n, width, full, utf8);
 }
 
 /* "6.18" of "6.18.44-fc-123": the release up to its second dot. */
@@ -146,8 +154,7 @@ void view_source_header(const struct source_model *m, int row, double now,
         fit_text(buf, n, width, m->name, utf8);
         break;
     case 1:
-        state_text(m, now, interval, text, sizeof(text));
-        fit_text(buf, n, width, text, utf8);
+        state_text(m, now, interval, width, buf, n, utf8);
         break;
     case 2: /* what it is; why not, while it is down */
         if (m->state == SRC_DOWN)
