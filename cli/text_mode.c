@@ -135,7 +135,7 @@ int text_mode_run(const struct options *o)
         if (!printed && !all_answered(&s) && clock_mono() < first_deadline)
             continue;
         if (!printed)
-            text_view_legend(stdout, utf8);
+            text_view_legend(stdout, columns, utf8);
         text_view_print(stdout, s.model, s.nsrc, s.interval, columns, utf8);
         printed++;
     }

@@ -10,6 +10,7 @@
 #include "tui/colors.h"
 #include "tui/keys.h"
 #include "tui/panel.h"
+#include "view/fit.h"
 #include "view/view.h"
 
 #define MARGIN    2   /* columns left free on either side of the box */
@@ -75,23 +76,10 @@ static int add_wrapped(struct help_row *rows, int n, const char *key,
         r->key = key;
         r->x = x;
         key = NULL;
-        /* the bytes of the first `width` cells, then back to a space */
-        int len = 0;
-        for (int c = 0; text[len] && c < width; c++)
-            do
-                len++;
-            while (((unsigned char)text[len] & 0xc0) == 0x80);
-        if (text[len]) {
-            int brk = len;
-            while (brk > 0 && text[brk] != ' ')
-                brk--;
-            if (brk > 0)
-                len = brk;
-        }
+        const char *rest;
+        int len = fit_wrap(text, width, &rest);
         snprintf(r->text, sizeof(r->text), "%.*s", len, text);
-        text += len;
-        while (*text == ' ')
-            text++;
+        text = rest;
         if (!*text)
             break;
     }

@@ -64,6 +64,29 @@ int fit_first(char *buf, size_t n, int width, const char *const *cand, int k,
     return k;
 }
 
+int fit_wrap(const char *text, int width, const char **rest)
+{
+    int len = 0;
+    for (int c = 0; text[len] && c < (width > 0 ? width : 1); c++)
+        do /* a character: its continuation bytes with it */
+            len++;
+        while (((unsigned char)text[len] & 0xc0) == 0x80);
+    if (text[len] && text[len] != ' ') { /* back to the last space */
+        int brk = len;
+        while (brk > 0 && text[brk] != ' ')
+            brk--;
+        if (brk > 0)
+            len = brk;
+    }
+    if (rest) {
+        const char *r = text + len;
+        while (*r == ' ')
+            r++;
+        *rest = r;
+    }
+    return len;
+}
+
 /* Copies text into buf when it fits width cells. */
 static bool put_if_fits(char *buf, size_t n, int width, const char *text)
 {

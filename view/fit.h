@@ -29,6 +29,11 @@ bool fit_text(char *buf, size_t n, int width, const char *text, bool utf8);
 int fit_first(char *buf, size_t n, int width, const char *const *cand, int k,
               bool utf8);
 
+/* Wrapping text at spaces into rows of `width` cells: the bytes of its
+ * first row (a word longer than the row is broken); *rest (may be NULL)
+ * is where the next row starts, past the spaces. */
+int fit_wrap(const char *text, int width, const char **rest);
+
 /* secs as a duration in the unit that fits width cells with the most
  * digits (up to 4 significant): ns µs ms s min h d ("10.14ms", "+1.000d",
  * "294ns"). "n/a" when not finite. False when cut (an ellipsis). */

@@ -14,11 +14,14 @@
 #define MAX_COLS  (2 * 64)
 #define SPARK_MIN 4 /* as narrow as the screen's */
 #define SPARK_MAX (2 * VIEW_SPARK_W)
+/* a ratio column and a blank: the fault marker in the next figure's
+ * first cell must not touch the ratio (-!+1.000d) */
+#define RATIO_COL_W (VIEW_RATIO_W + 1)
 
 /* The sparkline (and detail) width that fits nsrc sources in `columns`. */
 static int spark_width(int nsrc, int columns)
 {
-    int room = columns - VIEW_LABEL_W - (nsrc - 1) * VIEW_RATIO_W;
+    int room = columns - VIEW_LABEL_W - (nsrc - 1) * RATIO_COL_W;
     int w = room / (nsrc > 0 ? nsrc : 1) - (VIEW_VALUE_W + 1 + 3);
     return w < SPARK_MIN ? SPARK_MIN : w > SPARK_MAX ? SPARK_MAX : w;
 }
@@ -44,7 +47,7 @@ static void print_headers(FILE *f, const struct source_model *srcs,
             if (cols[c].kind == VC_RATIO) {
                 const char *x =
                     view_column_ratio_header(&srcs[cols[c].src], row, utf8);
-                fprintf(f, "%*s%s", VIEW_RATIO_W - fit_cells(x), "", x);
+                fprintf(f, "%*s%s ", VIEW_RATIO_W - fit_cells(x), "", x);
                 continue;
             }
             char buf[160];
@@ -70,7 +73,7 @@ static void print_metric(FILE *f, const struct source_model *srcs,
                 view_metric_ratio(&srcs[cols[c].src], &srcs[0], id),
                 view_metric_ratio_kind(&srcs[cols[c].src], &srcs[0], id), val,
                 sizeof(val));
-            fputs(val, f);
+            fprintf(f, "%s ", val);
             continue;
         }
         view_metric_cell(&srcs[cols[c].src], id, val, sizeof(val), spark,
@@ -92,7 +95,7 @@ static void print_time(FILE *f, const struct source_model *srcs,
             view_column_ratio_text(&srcs[src],
                                    view_time_ratio(&srcs[src], &srcs[0], row),
                                    view_time_ratio_kind(row), val, sizeof(val));
-            fputs(val, f);
+            fprintf(f, "%s ", val);
             continue;
         }
         bool fault = view_time_cell(&srcs[src], src == 0, row, val, sizeof(val),
@@ -106,11 +109,19 @@ static void print_time(FILE *f, const struct source_model *srcs,
     fputc('\n', f);
 }
 
-void text_view_legend(FILE *f, bool utf8)
+#define LEGEND_INDENT 4 /* a legend line's rows after its first */
+
+void text_view_legend(FILE *f, int columns, bool utf8)
 {
     char line[256];
-    for (int i = 0; view_legend(i, utf8, line, sizeof(line)); i++)
-        fprintf(f, "# %s\n", line);
+    for (int i = 0; view_legend(i, utf8, line, sizeof(line)); i++) {
+        const char *text = line, *rest;
+        for (int row = 0; *text; row++, text = rest) {
+            int indent = row ? LEGEND_INDENT : 0;
+            int len = fit_wrap(text, columns - 2 - indent, &rest);
+            fprintf(f, "# %*s%.*s\n", indent, "", len, text);
+        }
+    }
     fputc('\n', f);
 }
 

@@ -8,8 +8,9 @@
 #include "core/model.h"
 
 /* Prints the legend of the ratio columns and markers, "# " before each
- * line, then a blank line: once, before the first refresh. */
-void text_view_legend(FILE *f, bool utf8);
+ * row, wrapped to `columns`, then a blank line: once, before the first
+ * refresh. */
+void text_view_legend(FILE *f, int columns, bool utf8);
 
 /* Prints one refresh of the sources' table to f, its columns as wide as
  * `columns` allows (sparklines of 4 to 32 cells; wider than `columns`

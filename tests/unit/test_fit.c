@@ -193,6 +193,23 @@ static void test_text(void **state)
     assert_string_equal(buf, "fai\u2026");
 }
 
+static void test_wrap(void **state)
+{
+    (void)state;
+    const char *text = "count system calls (syscalls/s); each call costs",
+               *rest;
+    int len = fit_wrap(text, 20, &rest);
+    assert_int_equal(len, 18); /* "count system calls" */
+    assert_string_equal(rest, "(syscalls/s); each call costs");
+    len = fit_wrap("\u00d7\u00d7 ab", 3, &rest); /* ×× fits, then a space */
+    assert_int_equal(len, 4);
+    assert_string_equal(rest, "ab");
+    len = fit_wrap("abcdefgh", 3, &rest); /* one long word: broken */
+    assert_int_equal(len, 3);
+    assert_string_equal(rest, "defgh");
+    assert_int_equal(fit_wrap("short", 10, NULL), 5);
+}
+
 static const char *ratio(double r)
 {
     static char buf[32];
@@ -250,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_drifts_read_back),
         cmocka_unit_test(test_durations),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_ratios),
         cmocka_unit_test(test_rates_and_si),
     };
