@@ -68,7 +68,7 @@ static bool guests_caught_up(const struct session *s, const unsigned long *seen)
 }
 
 /* The width to print in: COLUMNS when it is a number (the shell's, or
- * the user's), else the terminal's, else 80. */
+ * the user's), else the terminal's; 0 when neither says (a pipe). */
 static int output_columns(void)
 {
     const char *env = getenv("COLUMNS");
@@ -79,7 +79,7 @@ static int output_columns(void)
     struct winsize ws;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
         return ws.ws_col;
-    return 80;
+    return 0;
 }
 
 int text_mode_run(const struct options *o)

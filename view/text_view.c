@@ -18,9 +18,12 @@
  * first cell must not touch the ratio (-!+1.000d) */
 #define RATIO_COL_W (VIEW_RATIO_W + 1)
 
-/* The sparkline (and detail) width that fits nsrc sources in `columns`. */
+/* The sparkline (and detail) width that fits nsrc sources in `columns`;
+ * VIEW_SPARK_W when the width is not known (columns 0). */
 static int spark_width(int nsrc, int columns)
 {
+    if (columns <= 0)
+        return VIEW_SPARK_W;
     int room = columns - VIEW_LABEL_W - (nsrc - 1) * RATIO_COL_W;
     int w = room / (nsrc > 0 ? nsrc : 1) - (VIEW_VALUE_W + 1 + 3);
     return w < SPARK_MIN ? SPARK_MIN : w > SPARK_MAX ? SPARK_MAX : w;
@@ -47,7 +50,8 @@ static void print_headers(FILE *f, const struct source_model *srcs,
             if (cols[c].kind == VC_RATIO) {
                 const char *x =
                     view_column_ratio_header(&srcs[cols[c].src], row, utf8);
-                fprintf(f, "%*s%s ", VIEW_RATIO_W - fit_cells(x), "", x);
+                fprintf(f, "%*s%s%s", VIEW_RATIO_W - fit_cells(x), "", x,
+                        c + 1 < ncol ? " " : "");
                 continue;
             }
             char buf[160];
@@ -73,7 +77,7 @@ static void print_metric(FILE *f, const struct source_model *srcs,
                 view_metric_ratio(&srcs[cols[c].src], &srcs[0], id),
                 view_metric_ratio_kind(&srcs[cols[c].src], &srcs[0], id), val,
                 sizeof(val));
-            fprintf(f, "%s ", val);
+            fprintf(f, "%s%s", val, c + 1 < ncol ? " " : "");
             continue;
         }
         view_metric_cell(&srcs[cols[c].src], id, val, sizeof(val), spark,
@@ -95,7 +99,7 @@ static void print_time(FILE *f, const struct source_model *srcs,
             view_column_ratio_text(&srcs[src],
                                    view_time_ratio(&srcs[src], &srcs[0], row),
                                    view_time_ratio_kind(row), val, sizeof(val));
-            fprintf(f, "%s ", val);
+            fprintf(f, "%s%s", val, c + 1 < ncol ? " " : "");
             continue;
         }
         bool fault = view_time_cell(&srcs[src], src == 0, row, val, sizeof(val),
@@ -113,6 +117,8 @@ static void print_time(FILE *f, const struct source_model *srcs,
 
 void text_view_legend(FILE *f, int columns, bool utf8)
 {
+    if (columns <= 0)
+        columns = 80;
     char line[256];
     for (int i = 0; view_legend(i, utf8, line, sizeof(line)); i++) {
         const char *text = line, *rest;

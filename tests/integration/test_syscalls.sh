@@ -49,7 +49,7 @@ wait_for 10 has '^syscalls/s +[0-9.]+[kMG]? ' || { screen; fail "no count on scr
 tm send-keys -t t Down Up Space # the first workload: syscall-null
 wait_for 10 has '^> syscall-null ' || { screen; fail "the run did not start"; }
 wait_for 5 has '^syscalls/s +n/a ' || { screen; fail "counted while the host ran"; }
-wait_for 40 has '^  syscall-null +[0-9.]+k? ' || { screen; fail "the run did not end"; }
+wait_for 40 has '^  syscall-null +[0-9.]+(ns|µs) ' || { screen; fail "the run did not end"; }
 wait_for 5 has '^syscalls/s +[0-9.]+[kMG]? ' || { screen; fail "no count after the run"; }
 echo "ok: closed while a host workload ran, counting again after it"
 echo "all syscalls checks passed"

@@ -169,10 +169,10 @@ static void test_clock_rows(void **state)
         {5, 1, " +5.000s", "      +0", "+-", " 1.0000", true, false},
         {2e-4, 1.0001, "  +200us", "    +100", "+-", " 1.0001", false, false},
         {0, 1.001, "     +0s", "   +1000", "+-", " 1.0010", false, true},
-        {0, 1.02, "    +0s", " x1.0200", "runs fast", " 1.0200", false, true},
-        {0, 0.3643, "    +0s", "  x0.364", "runs slow", "  0.364", false, true},
-        {0, 415, "    +0s", "    x415", "runs fast", "    415", false, true},
-        {0, 4.82e8, "    +0s", " x4.82e8", "runs fast", " 4.82e8", false, true},
+        {0, 1.02, "    +0s", " x1.0200", "fast", " 1.0200", false, true},
+        {0, 0.3643, "    +0s", "  x0.364", "slow", "  0.364", false, true},
+        {0, 415, "    +0s", "    x415", "fast", "    415", false, true},
+        {0, 4.82e8, "    +0s", " x4.82e8", "fast", " 4.82e8", false, true},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const struct clock_case *c = &cases[i];
@@ -184,7 +184,7 @@ static void test_clock_rows(void **state)
                                     detail, sizeof(detail), false);
         if (strcmp(val, c->drift_val) || fault != c->drift_fault ||
             strncmp(detail, c->drift_detail, strlen(c->drift_detail)) ||
-            (detail[0] == '+' && !strstr(detail, " ppm")))
+            (detail[0] == '+' && !strstr(detail, "ppm")))
             fail_msg("rate %g: drift '%s' '%s' %d", c->rate, val, detail,
                      fault);
         view_ratio_text(view_time_ratio(&m, &host, TR_DRIFT),
