@@ -110,17 +110,6 @@ static chtype cell_attr(int attr)
     return a | (bk & ~A_COLOR);
 }
 
-/* The bytes of text's first `cells` characters (one cell each, as "±"):
- * addnstr counts bytes, and "±0.4ms" lost its "s" in six cells. */
-static int utf8_bytes(const char *text, int cells)
-{
-    int n = 0;
-    for (; text[n]; n++)
-        if (((unsigned char)text[n] & 0xc0) != 0x80 && cells-- == 0)
-            break;
-    return n;
-}
-
 static void put(int y, int x, int w, int attr, const char *text)
 {
     if (x >= COLS || w <= 0)
@@ -134,7 +123,8 @@ static void put(int y, int x, int w, int attr, const char *text)
         unsigned char c = (unsigned char)text[n];
         if (c < 0x20 || c >= 0x7f) { /* not plain ASCII: ncurses decodes */
             attron(attr);
-            mvaddnstr(y, x, text, utf8_bytes(text, w));
+            /* addnstr counts bytes: "±0.4ms" lost its "s" in six cells */
+            mvaddnstr(y, x, text, (int)fit_bytes(text, w));
             attroff(attr);
             return;
         }

@@ -23,8 +23,7 @@ int fit_cells(const char *text)
     return cells;
 }
 
-/* The bytes of text's first `cells` characters. */
-static size_t bytes_of(const char *text, int cells)
+size_t fit_bytes(const char *text, int cells)
 {
     size_t i = 0;
     for (; text[i]; i++)
@@ -45,7 +44,7 @@ bool fit_text(char *buf, size_t n, int width, const char *text, bool utf8)
     if (width <= 0)
         return false;
     const char *dots = utf8 ? ELLIPSIS_UTF8 : ELLIPSIS_ASCII;
-    size_t keep = bytes_of(text, width - 1);
+    size_t keep = fit_bytes(text, width - 1);
     if (keep + strlen(dots) + 1 > n)
         keep = n > strlen(dots) + 1 ? n - strlen(dots) - 1 : 0;
     snprintf(buf, n, "%.*s%s", (int)keep, text, dots);

@@ -20,6 +20,9 @@
 /* The cells text takes: its UTF-8 characters. */
 int fit_cells(const char *text);
 
+/* The bytes of text's first `cells` characters (all of it when shorter). */
+size_t fit_bytes(const char *text, int cells);
+
 /* text in at most `width` cells: whole, or cut with an ellipsis ("…", "~"
  * in ASCII) in its last cell. True when whole. */
 bool fit_text(char *buf, size_t n, int width, const char *text, bool utf8);
