@@ -51,7 +51,7 @@ start() { # SESSION WIDTH HEIGHT GUESTS...
     local s=$1 w=$2 ht=$3
     shift 3
     tm -f /dev/null new-session -d -s "$s" -x "$w" -y "$ht" \
-        "$bin -t 1 -r 1 $(h "$@"); echo EXIT=\$?; sleep 60"
+        "$bin -t 1 -r 1 --report-dir $work/reports-$s $(h "$@"); echo EXIT=\$?; sleep 60"
 }
 start big 200 50 five day kppm pct g1 r
 start mid 120 40 day kppm g1 r five # five is off to the right
@@ -96,6 +96,24 @@ for fig in '\+5\.0[0-9]+s' '\+1\.000d' '\+(9[0-9]{2}|1[01][0-9]{2})'; do
 done
 echo "ok: big: $(cap big | grep '^clock offset' | tr -s ' ')"
 echo "ok: big: $(cap big | grep '^clock drift' | tr -s ' ')"
+
+# the snapshot's text report marks the faults with ! and the JSON lists them
+tm send-keys -t big s
+wait_for 10 has_in big '^ saved .*\.txt \(and \.json\)' || { cap big; fail "no snapshot"; }
+report=$(ls "$work"/reports-big/*.txt)
+grep -qE '^clock offset +- +!\+5\.0[0-9]+s \+-[^ ]+ +- +!\+1\.000d ' "$report" ||
+    { sed -n '/^TIME/,/^steal/p' "$report"; fail "the report's offsets"; }
+grep -qE '^clock drift .* !\+(9[0-9]{2}|1[01][0-9]{2}) \+-[0-9]+ppm +1\.00(09|10|11) ' "$report" ||
+    { sed -n '/^TIME/,/^steal/p' "$report"; fail "the report's drifts"; }
+python3 - "${report%.txt}.json" <<'PY' || fail "the JSON's faults"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {s["name"]: s["time"]["faults"] for s in d["sources"]}
+assert f["five"] == ["clock offset"] and f["day"] == ["clock offset"], f
+assert "clock drift" in f["kppm"] and "clock drift" in f["pct"], f
+assert f["g1"] == [], f
+PY
+echo "ok: the report: $(grep '^clock offset' "$report" | tr -s ' ')"
 
 # glued SESSION: prints each table row with a non-blank cell next to a
 # ratio column: the row of names marks every ratio column's last cell
