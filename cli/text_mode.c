@@ -10,8 +10,11 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "report/baselines.h"
 #include "guest/demo_guest.h"
@@ -64,6 +67,21 @@ static bool guests_caught_up(const struct session *s, const unsigned long *seen)
     return true;
 }
 
+/* The width to print in: COLUMNS when it is a number (the shell's, or
+ * the user's), else the terminal's; 0 when neither says (a pipe). */
+static int output_columns(void)
+{
+    const char *env = getenv("COLUMNS");
+    char *end;
+    long c = env ? strtol(env, &end, 10) : 0;
+    if (env && *env && *end == '\0' && c > 0 && c < 10000)
+        return (int)c;
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    return 0;
+}
+
 int text_mode_run(const struct options *o)
 {
     char err[256];
@@ -96,6 +114,7 @@ int text_mode_run(const struct options *o)
     host_probe_init(&probe);
     host_probe_step(&probe, &s.model[0], false);
     long printed = 0;
+    int columns = output_columns();
     double first_deadline = clock_mono() + FIRST_ANSWER_WAIT;
     double grace = fmin(0.25 * o->interval, 0.5);
     while (!stop_requested && (o->samples == 0 || printed < o->samples)) {
@@ -115,7 +134,9 @@ int text_mode_run(const struct options *o)
             continue;
         if (!printed && !all_answered(&s) && clock_mono() < first_deadline)
             continue;
-        text_view_print(stdout, s.model, s.nsrc, s.interval, utf8);
+        if (!printed)
+            text_view_legend(stdout, columns, utf8);
+        text_view_print(stdout, s.model, s.nsrc, s.interval, columns, utf8);
         printed++;
     }
     host_probe_stop(&probe);

@@ -43,7 +43,8 @@ struct pcp_state {
     pmDesc desc[NPMID];
     bool known[NPMID]; /* the source has this metric */
     int inst[NPMID];   /* instance to pick, PM_IN_NULL for singular */
-    bool pmda;         /* pmdaparallax answers */
+    bool pmda_named;   /* the namespace has parallax.* */
+    bool pmda;         /* and pmdaparallax answered the last fetch */
     struct pmda_jobs pj;
     /* what pmFetch asks for: the metrics, pmdaparallax's when it answers,
      * then the info, which only every INFO_EVERY-th fetch includes */
@@ -202,7 +203,8 @@ static void lookup_diffs(struct pcp_state *st)
     }
 }
 
-/* pmdaparallax answers when the source's namespace has parallax.* */
+/* The source's namespace has parallax.*: pmdaparallax is installed, but
+ * only its answers say it runs (pmcd may have no agent for its domain). */
 static bool has_pmda(void)
 {
     char **names = NULL;
@@ -237,6 +239,24 @@ static bool name_fails(const char *target, char *err, size_t errlen)
     return true;
 }
 
+/* What pmFetch asks for: the metrics, the B of each "A - B", the agent's
+ * metrics when it is known, then the info. */
+static void fetch_list(struct pcp_state *st)
+{
+    int n = METRIC_COUNT;
+    memcpy(st->fetch_ids, st->pmids, sizeof(pmID) * METRIC_COUNT);
+    for (int k = 0; k < st->ndiff; k++) /* PM_ID_NULL would fail the fetch */
+        st->fetch_ids[n++] =
+            st->diff_b[k] != PM_ID_NULL ? st->diff_b[k] : st->pmids[0];
+    if (st->pj.known) {
+        memcpy(st->fetch_ids + n, st->pj.id, sizeof(st->pj.id));
+        n += PMDA_NMETRICS;
+    }
+    st->nsteady = n;
+    memcpy(st->fetch_ids + n, st->pmids + METRIC_COUNT,
+           sizeof(pmID) * INFO_COUNT);
+}
+
 static void *pcp_open(int type, const char *target, char *err, size_t errlen)
 {
     struct pcp_state *st = calloc(1, sizeof(*st));
@@ -260,22 +280,11 @@ static void *pcp_open(int type, const char *target, char *err, size_t errlen)
         free(st);
         return NULL;
     }
-    st->pmda = type == PM_CONTEXT_HOST && has_pmda();
-    if (st->pmda && pmda_jobs_lookup(&st->pj))
+    st->pmda_named = type == PM_CONTEXT_HOST && has_pmda();
+    if (st->pmda_named && pmda_jobs_lookup(&st->pj))
         memcpy(st->pmids + NPMID, st->pj.id, sizeof(st->pj.id));
     lookup_diffs(st);
-    int n = METRIC_COUNT;
-    memcpy(st->fetch_ids, st->pmids, sizeof(pmID) * METRIC_COUNT);
-    for (int k = 0; k < st->ndiff; k++) /* PM_ID_NULL would fail the fetch */
-        st->fetch_ids[n++] =
-            st->diff_b[k] != PM_ID_NULL ? st->diff_b[k] : st->pmids[0];
-    if (st->pj.known) {
-        memcpy(st->fetch_ids + n, st->pj.id, sizeof(st->pj.id));
-        n += PMDA_NMETRICS;
-    }
-    st->nsteady = n;
-    memcpy(st->fetch_ids + n, st->pmids + METRIC_COUNT,
-           sizeof(pmID) * INFO_COUNT);
+    fetch_list(st);
     return st;
 }
 
@@ -382,6 +391,14 @@ static int pcp_fetch(void *state, struct sample *out)
     st->fetch_ids[METRIC_SYSCALLS] =
         syscalls ? st->pmids[METRIC_SYSCALLS] : st->pmids[0];
     pmUseContext(st->ctx);
+    /* an agent that did not answer at first (pmcd starting it, or without
+     * it) is looked for again now and then */
+    if (st->pmda_named && !st->pj.known && info && st->fetches > 0 &&
+        pmda_jobs_lookup(&st->pj)) {
+        memcpy(st->pmids + NPMID, st->pj.id, sizeof(st->pj.id));
+        fetch_list(st);
+        n = st->nsteady + INFO_COUNT;
+    }
     out->t_before = clock_mono();
     /* PCP 6's own form of a result: nanosecond timestamps as pmcd sends
      * them (and one conversion fewer than pmFetch's) */
@@ -409,7 +426,10 @@ static int pcp_fetch(void *state, struct sample *out)
             store_metric(st, i, vs, out);
     }
     int pj_at = METRIC_COUNT + st->ndiff;
-    if (st->pj.known && rp->numpmid >= pj_at + PMDA_NMETRICS)
+    /* the agent answers: pmcd gives an error (no agent) in its place */
+    st->pmda = st->pj.known && rp->numpmid >= pj_at + PMDA_NMETRICS &&
+               rp->vset[pj_at + PJ_COUNT + PC_PROBES]->numval >= 0;
+    if (st->pmda)
         pmda_jobs_decode(&st->pj, rp->vset + pj_at, out);
     for (int k = 0; info && k < INFO_COUNT && st->nsteady + k < rp->numpmid;
          k++) {

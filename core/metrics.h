@@ -22,11 +22,15 @@ enum metric_unit {
 };
 
 /* Which way a guest/host ratio is turned so that > 1 means worse in the
- * guest; RO_NONE where more is neither better nor worse (forks, bytes). */
+ * guest, or busier where busier is neither better nor worse (an idle
+ * guest's few context switches are not "good"); RO_NONE where the figures
+ * do not compare at all (forks, bytes). */
 enum ratio_orientation {
     RO_NONE,
-    RO_HIGHER_WORSE, /* guest / host */
-    RO_LOWER_WORSE,  /* host / guest */
+    RO_HIGHER_WORSE,  /* guest / host */
+    RO_LOWER_WORSE,   /* host / guest */
+    RO_HIGHER_BUSIER, /* guest / host, a measure of activity */
+    RO_LOWER_BUSIER,  /* host / guest, a measure of idleness */
 };
 
 /* How the shown figure is formatted. */
@@ -41,27 +45,27 @@ enum metric_format {
  *   kind, raw unit, format, ratio orientation) */
 #define METRIC_TABLE(X)                                                        \
     X(CPU_USER, "cpu_user", "CPU user %", "kernel.all.cpu.user", NULL, MK_CPU, \
-      MU_MSEC, MF_PERCENT, RO_HIGHER_WORSE)                                    \
+      MU_MSEC, MF_PERCENT, RO_HIGHER_BUSIER)                                   \
     X(CPU_SYS, "cpu_sys", "CPU sys %", "kernel.all.cpu.sys", NULL, MK_CPU,     \
-      MU_MSEC, MF_PERCENT, RO_HIGHER_WORSE)                                    \
+      MU_MSEC, MF_PERCENT, RO_HIGHER_BUSIER)                                   \
     X(CPU_IDLE, "cpu_idle", "CPU idle %", "kernel.all.cpu.idle", NULL, MK_CPU, \
-      MU_MSEC, MF_PERCENT, RO_LOWER_WORSE)                                     \
+      MU_MSEC, MF_PERCENT, RO_LOWER_BUSIER)                                    \
     X(CPU_IOWAIT, "cpu_iowait", "iowait %", "kernel.all.cpu.wait.total", NULL, \
       MK_CPU, MU_MSEC, MF_PERCENT, RO_HIGHER_WORSE)                            \
     X(CPU_STEAL, "cpu_steal", "steal %", "kernel.all.cpu.steal", NULL, MK_CPU, \
       MU_MSEC, MF_PERCENT, RO_HIGHER_WORSE)                                    \
     X(CTXSW, "ctxsw", "ctx switch/s", "kernel.all.pswitch", NULL, MK_RATE,     \
-      MU_COUNT, MF_SI, RO_HIGHER_WORSE)                                        \
+      MU_COUNT, MF_SI, RO_HIGHER_BUSIER)                                       \
     X(FORKS, "forks", "forks/s", "kernel.all.sysfork", NULL, MK_RATE,          \
       MU_COUNT, MF_SI, RO_NONE)                                                \
     X(SYSCALLS, "syscalls", "syscalls/s", "parallax.syscalls.total", NULL,     \
-      MK_RATE, MU_COUNT, MF_SI, RO_HIGHER_WORSE)                               \
+      MK_RATE, MU_COUNT, MF_SI, RO_HIGHER_BUSIER)                              \
     X(INTR, "intr", "interrupts/s", "kernel.all.intr", NULL, MK_RATE,          \
-      MU_COUNT, MF_SI, RO_HIGHER_WORSE)                                        \
+      MU_COUNT, MF_SI, RO_HIGHER_BUSIER)                                       \
     X(RUNNABLE, "runnable", "runnable", "kernel.all.runnable", NULL,           \
-      MK_INSTANT, MU_COUNT, MF_SI, RO_HIGHER_WORSE)                            \
+      MK_INSTANT, MU_COUNT, MF_SI, RO_HIGHER_BUSIER)                           \
     X(LOAD1, "load1", "load avg 1m", "kernel.all.load", "1 minute",            \
-      MK_INSTANT, MU_NONE, MF_FIXED2, RO_HIGHER_WORSE)                         \
+      MK_INSTANT, MU_NONE, MF_FIXED2, RO_HIGHER_BUSIER)                        \
     X(DISK_READ, "disk_read", "disk read B/s", "disk.all.read_bytes", NULL,    \
       MK_RATE, MU_BYTE, MF_BYTES, RO_NONE)                                     \
     X(DISK_WRITE, "disk_write", "disk write B/s", "disk.all.write_bytes",      \

@@ -13,8 +13,14 @@ double ratio_oriented(double guest, double host, enum ratio_orientation ro)
 {
     if (ro == RO_NONE || !usable(guest) || !usable(host))
         return NAN;
-    double r = ro == RO_HIGHER_WORSE ? guest / host : host / guest;
+    bool higher = ro == RO_HIGHER_WORSE || ro == RO_HIGHER_BUSIER;
+    double r = higher ? guest / host : host / guest;
     return usable(r) ? r : NAN;
+}
+
+bool ratio_judged(enum ratio_orientation ro)
+{
+    return ro == RO_HIGHER_WORSE || ro == RO_LOWER_WORSE;
 }
 
 double ratio_geomean(const double *r, int n)

@@ -4,11 +4,17 @@
 #ifndef PARALLAX_RATIO_H
 #define PARALLAX_RATIO_H
 
+#include <stdbool.h>
+
 #include "core/metrics.h"
 
 /* The oriented ratio, or NaN when either side is missing, not positive or
  * not finite, or when the orientation is RO_NONE: never 0 or infinity. */
 double ratio_oriented(double guest, double host, enum ratio_orientation ro);
+
+/* True when the orientation judges: > 1 is worse in the guest, not only
+ * busier. */
+bool ratio_judged(enum ratio_orientation ro);
 
 /* The geometric mean of the finite, positive ratios among r[0..n-1];
  * NaN when there are none. */

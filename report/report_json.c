@@ -70,6 +70,20 @@ static json_t *sleeps_json(const struct session *s, const struct jobs *j,
     return a;
 }
 
+/* The labels of the Time rows that are faults on source src (an offset
+ * beyond 1 s, a drift beyond 500 ppm: view_time_cell), as the text report
+ * marks them with "!". */
+static json_t *faults_json(const struct session *s, int src)
+{
+    json_t *a = json_array();
+    char val[32], detail[64];
+    for (int row = 0; row < TIME_ROW_COUNT; row++)
+        if (view_time_cell(&s->model[src], src == 0, row, val, sizeof(val),
+                           detail, sizeof(detail), false))
+            json_array_append_new(a, json_string(time_row_labels[row]));
+    return a;
+}
+
 static json_t *time_json(const struct session *s, const struct jobs *j, int src)
 {
     const struct source_model *m = &s->model[src];
@@ -93,8 +107,10 @@ static json_t *time_json(const struct session *s, const struct jobs *j, int src)
     if (o && src > 0)
         json_object_set_new(o, "sleep_ratio",
                             num(view_time_ratio(m, &s->model[0], TR_SLEEP)));
-    if (o)
+    if (o) {
         json_object_set_new(o, "sleep_workload", sleeps_json(s, j, src));
+        json_object_set_new(o, "faults", faults_json(s, src));
+    }
     return o;
 }
 

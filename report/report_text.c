@@ -91,10 +91,10 @@ static void print_sources(FILE *f, const struct session *s,
     rtable_free(t);
 }
 
-static void add_ratio(struct rtable *t, double r)
+static void add_ratio(struct rtable *t, double r, enum view_ratio_kind kind)
 {
     char buf[32];
-    view_ratio_text(r, buf, sizeof(buf));
+    view_ratio_text(r, kind, buf, sizeof(buf));
     rtable_add(t, "%s", buf);
 }
 
@@ -128,7 +128,7 @@ static void workload_row(struct rtable *t, const struct jobs *j, int src,
     if (src == 0)
         rtable_add(t, "%s", "");
     else
-        add_ratio(t, view_job_ratio(j, src, w));
+        add_ratio(t, view_job_ratio(j, src, w), VR_JUDGED);
     /* why it failed goes under the table: it can be long */
     rtable_add_noted(t, "", c->state == JOB_FAILED ? c->note : "");
 }
@@ -189,11 +189,11 @@ static void print_index(FILE *f, const struct session *s, const struct jobs *j)
             continue;
         rtable_add(t, "%s", j->wl[w]->name);
         for (int g = 1; g < s->nsrc; g++)
-            add_ratio(t, view_job_ratio(j, g, w));
+            add_ratio(t, view_job_ratio(j, g, w), VR_JUDGED);
     }
     rtable_add(t, "FINAL SCORE (geo-mean)");
     for (int g = 1; g < s->nsrc; g++)
-        add_ratio(t, view_job_index(j, g));
+        add_ratio(t, view_job_index(j, g), VR_JUDGED);
     rtable_print(f, t);
     rtable_free(t);
 }
@@ -225,13 +225,17 @@ static void metric_row(struct rtable *t, const struct session *s, int id)
                          false);
         rtable_add(t, "%s", val);
         if (i > 0)
-            add_ratio(t, view_metric_ratio(&m[i], &m[0], id));
+            add_ratio(t, view_metric_ratio(&m[i], &m[0], id),
+                      view_metric_ratio_kind(&m[i], &m[0], id));
     }
 }
 
 static void print_counters(FILE *f, const struct session *s)
 {
-    heading(f, "COUNTERS", "x: guest/host, > 1 is worse in the guest");
+    heading(f, "COUNTERS",
+            "x: guest/host, > 1 is worse in the guest (iowait, steal) or "
+            "busier (the rest); n/a: a figure is missing; -: no ratio by "
+            "design");
     struct rtable *t = source_grid(s, "counter");
     for (int id = 0; id < METRIC_COUNT; id++)
         metric_row(t, s, id);
@@ -245,11 +249,13 @@ static void time_line_row(struct rtable *t, const struct session *s,
     rtable_add(t, "%s", tl->label);
     for (int i = 0; i < s->nsrc; i++) {
         char val[32], detail[64];
-        view_time_line_cell(s, j, i, tl, val, sizeof(val), detail,
-                            sizeof(detail), false);
+        bool fault = view_time_line_cell(s, j, i, tl, val, sizeof(val), detail,
+                                         sizeof(detail), false);
+        view_mark_fault(val, fault);
         rtable_add(t, "%s%s%s", val, detail[0] ? " " : "", detail);
         if (i > 0)
-            add_ratio(t, view_time_line_ratio(s, j, i, tl));
+            add_ratio(t, view_time_line_ratio(s, j, i, tl),
+                      view_time_line_ratio_kind(tl));
     }
 }
 
@@ -276,9 +282,11 @@ static void print_time(FILE *f, const struct session *s, const struct jobs *j)
     while (rule < n && tl[rule].kind != TL_RULE)
         rule++;
     heading(f, "TIME",
-            "clock against the host's, the probe's sleep, the sleep "
+            "clock against the host's (! marks an offset beyond 1 s or a "
+            "drift beyond 500 ppm; beyond 1% the drift is the clock's rate, "
+            "x1.0100, and so is its x column), the probe's sleep, the sleep "
             "workload's sleeps by the source's clock and as the host saw "
-            "them, CPU billed over wall (flagged outside 0.95-1.05), steal");
+            "them, CPU billed over wall (! outside 0.95-1.05), steal");
     time_grid(f, s, j, tl, 0, rule, true);
     if (rule >= n)
         return;

@@ -1,6 +1,7 @@
 /* See help.h. Drawn like ncdu's help: a framed box over the screen, the
- * keys in one column and what they do in the next, cut at the box's edge
- * on a narrow window rather than wrapped. */
+ * keys in one column and what they do in the next, then the legend of the
+ * table's columns and markers; a description wider than the box wraps
+ * onto the next rows (it was cut at the box's edge). */
 #include "tui/help.h"
 
 #include <curses.h>
@@ -9,8 +10,19 @@
 #include "tui/colors.h"
 #include "tui/keys.h"
 #include "tui/panel.h"
+#include "view/fit.h"
+#include "view/view.h"
 
-#define MARGIN 2 /* columns left free on either side of the box */
+#define MARGIN    2   /* columns left free on either side of the box */
+#define READ_W    78  /* the widest row: longer ones wrap */
+#define LINES_MAX 160 /* wrapped rows of the list, at most */
+#define TEXT_MAX  256
+
+struct help_row {
+    const char *key; /* on the first row of a key's description, or NULL */
+    char text[TEXT_MAX];
+    int x; /* where text starts, inside the box */
+};
 
 static void frame(int y0, int y1, int x0, int x1, bool utf8)
 {
@@ -31,7 +43,8 @@ void help_open(struct help *h)
     h->top = 0;
 }
 
-/* The widest key column and the widest line of the list. */
+/* The widest key, and the widest key row unwrapped (the legend wraps to
+ * the box the keys make). */
 static void widths(int *keys, int *line)
 {
     *keys = *line = 0;
@@ -41,38 +54,90 @@ static void widths(int *keys, int *line)
     for (int i = 0; i < key_docs_count; i++)
         if (*keys + 2 + (int)strlen(key_docs[i].does) > *line)
             *line = *keys + 2 + (int)strlen(key_docs[i].does);
+    if (*line > READ_W)
+        *line = READ_W;
+}
+
+/* Adds text wrapped at spaces to `width` cells as rows starting at x, the
+ * first with `key`, the rows after it `indent` further in. Returns the new
+ * count. */
+static int add_wrapped(struct help_row *rows, int n, const char *key,
+                       const char *text, int x, int width, int indent)
+{
+    bool first = true;
+    while (n < LINES_MAX) {
+        if (!first) {
+            x += indent;
+            width -= indent;
+            indent = 0;
+        }
+        first = false;
+        struct help_row *r = &rows[n++];
+        r->key = key;
+        r->x = x;
+        key = NULL;
+        const char *rest;
+        int len = fit_wrap(text, width, &rest);
+        snprintf(r->text, sizeof(r->text), "%.*s", len, text);
+        text = rest;
+        if (!*text)
+            break;
+    }
+    return n;
+}
+
+/* The rows of the list for a box `inner` cells wide: the keys, a blank
+ * row, the legend. */
+static int build(struct help_row *rows, int inner, int kw, bool utf8)
+{
+    int n = 0, dw = inner - kw - 2;
+    for (int i = 0; i < key_docs_count; i++)
+        n = dw >= 8 ? add_wrapped(rows, n, key_docs[i].keys, key_docs[i].does,
+                                  kw + 2, dw, 0)
+                    : add_wrapped(rows, n, key_docs[i].keys, "", 0, 1, 0);
+    if (n < LINES_MAX)
+        rows[n++] = (struct help_row){NULL, "", 0};
+    n = add_wrapped(rows, n, NULL, "What the table's marks say:", 0, inner, 0);
+    char text[TEXT_MAX];
+    for (int i = 0; view_legend(i, utf8, text, sizeof(text)); i++)
+        n = add_wrapped(rows, n, NULL, text, 0, inner, inner > 12 ? 4 : 0);
+    return n;
 }
 
 void help_draw(struct help *h, int y0, int y1, bool utf8)
 {
+    static struct help_row list[LINES_MAX]; /* kept off the stack */
     int kw, lw;
     widths(&kw, &lw);
     /* as small as the list allows, centred; a frame and a space each side */
     int w = lw + 4 < COLS - 2 * MARGIN ? lw + 4 : COLS - 2 * MARGIN;
-    if (y1 > y0 + key_docs_count + 1)
-        y1 = y0 + key_docs_count + 1;
+    int inner = w - 4;
+    if (inner < 1)
+        return;
+    int n = build(list, inner, kw, utf8);
+    if (y1 > y0 + n + 1)
+        y1 = y0 + n + 1;
     int x0 = (COLS - w) / 2, x1 = x0 + w - 1, rows = y1 - y0 - 1;
     if (rows < 1 || w < 8)
         return;
     /* a window that grew may show the end of the list from higher up */
-    if (h->top > key_docs_count - rows)
-        h->top = key_docs_count - rows > 0 ? key_docs_count - rows : 0;
+    if (h->top > n - rows)
+        h->top = n - rows > 0 ? n - rows : 0;
     for (int y = y0; y <= y1; y++) /* the box hides what is below it */
         mvhline(y, x0, ' ', w);
     frame(y0, y1, x0, x1, utf8);
-    int inner = w - 4;
-    for (int r = 0; r < rows && h->top + r < key_docs_count; r++) {
-        const struct key_doc *k = &key_docs[h->top + r];
-        attron(colors_attr(ROLE_KEY));
-        mvaddnstr(y0 + 1 + r, x0 + 2, k->keys, inner);
-        attroff(colors_attr(ROLE_KEY));
-        if (inner > kw + 2)
-            mvaddnstr(y0 + 1 + r, x0 + 2 + kw + 2, k->does, inner - kw - 2);
+    for (int r = 0; r < rows && h->top + r < n; r++) {
+        const struct help_row *row = &list[h->top + r];
+        if (row->key) {
+            attron(colors_attr(ROLE_KEY));
+            mvaddnstr(y0 + 1 + r, x0 + 2, row->key, inner);
+            attroff(colors_attr(ROLE_KEY));
+        }
+        mvaddstr(y0 + 1 + r, x0 + 2 + row->x, row->text);
     }
     mvaddnstr(y0, x0 + 2, " keys ", inner);
-    const char *foot = key_docs_count > rows
-                           ? " Up/Down more; other keys close "
-                           : " any key closes ";
+    const char *foot =
+        n > rows ? " Up/Down more; other keys close " : " any key closes ";
     int fw = (int)strlen(foot) < inner ? (int)strlen(foot) : inner;
     mvaddnstr(y1, x1 - 1 - fw, foot, fw);
 }

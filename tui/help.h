@@ -8,7 +8,7 @@
 
 struct help {
     bool open;
-    int top; /* the first key listed */
+    int top; /* the first row of the list shown */
 };
 
 /* Opens the help at its top. */

@@ -23,7 +23,11 @@ const struct key_doc key_docs[] = {
     {"0-9", "toggle whether source N takes part (0: this host)", NULL, NULL, 0},
     {"Tab", "give the counters, the time rows or the workloads the height",
      NULL, NULL, 0},
-    {"PgUp PgDn", "scroll the counters and time rows", NULL, NULL, 0},
+    {"PgUp PgDn",
+     "scroll the workloads; the counter and time rows instead while some of "
+     "them are hidden and the workloads lack the focus (the workloads' rule "
+     "says which show)",
+     NULL, NULL, 0},
     {"Left Right", "scroll the guests sideways", NULL, NULL, 0},
     {"^L", "redraw the screen", NULL, NULL, 0},
     {"q F10", "quit (asks first while workloads run)", "q", "Quit", 0},

@@ -14,6 +14,7 @@
 #include "tui/row_cache.h"
 #include "tui/status.h"
 #include "tui/tui.h"
+#include "view/fit.h"
 
 static void draw_title(const struct session *s)
 {
@@ -37,12 +38,30 @@ static void draw_title(const struct session *s)
     attroff(colors_attr(ROLE_TITLE));
 }
 
+/* Says the window is too small in the longest form that fits its width
+ * (it was cut at 30 columns): "terminal 30x10 is too small: need 40x12",
+ * shorter, then on two rows. */
 static void draw_too_small(void)
 {
-    char msg[80];
-    snprintf(msg, sizeof(msg), "terminal %dx%d is too small: need %dx%d", COLS,
+    char cand[4][64], msg[64];
+    snprintf(cand[0], sizeof(cand[0]),
+             "terminal %dx%d is too small: need %dx%d", COLS, LINES,
+             TUI_MIN_COLS, TUI_MIN_ROWS);
+    snprintf(cand[1], sizeof(cand[1]), "%dx%d is too small: need %dx%d", COLS,
              LINES, TUI_MIN_COLS, TUI_MIN_ROWS);
-    mvaddnstr(LINES / 2, 0, msg, COLS);
+    snprintf(cand[2], sizeof(cand[2]), "too small: need %dx%d", TUI_MIN_COLS,
+             TUI_MIN_ROWS);
+    snprintf(cand[3], sizeof(cand[3]), "need %dx%d", TUI_MIN_COLS,
+             TUI_MIN_ROWS);
+    const char *c[] = {cand[0], cand[1], cand[2], cand[3]};
+    int k = fit_first(msg, sizeof(msg), COLS, c, 4, false);
+    if (k >= 2 && LINES >= 2 && COLS >= 10) { /* the size above, whole */
+        char size[32], fitted[32];
+        snprintf(size, sizeof(size), "window %dx%d", COLS, LINES);
+        fit_text(fitted, sizeof(fitted), COLS, size, false);
+        mvaddstr(LINES / 2 - 1, 0, fitted);
+    }
+    mvaddstr(LINES / 2, 0, msg);
 }
 
 #define PAUSED_W 20 /* " PAUSED " and " p resumes  " */

@@ -13,15 +13,15 @@
 #include <time.h>
 #include <wchar.h>
 
+#include "tui/colors.h"
+#include "view/fit.h"
 #include "view/view.h"
 #include "view/view_time.h"
-#include "tui/colors.h"
 #include "tui/panel.h"
 #include "tui/row_cache.h"
 
 #define SPARK_MAX       (2 * VIEW_SPARK_W)
 #define SPARK_MIN       4 /* below this, scroll rather than shrink */
-#define BAD_RATIO       1.5
 #define SUITE_KEY_SUITE "quick"
 struct layout {
     /* the counters section: the metric rows, a "time" line, the Time
@@ -110,17 +110,6 @@ static chtype cell_attr(int attr)
     return a | (bk & ~A_COLOR);
 }
 
-/* The bytes of text's first `cells` characters (one cell each, as "±"):
- * addnstr counts bytes, and "±0.4ms" lost its "s" in six cells. */
-static int utf8_bytes(const char *text, int cells)
-{
-    int n = 0;
-    for (; text[n]; n++)
-        if (((unsigned char)text[n] & 0xc0) != 0x80 && cells-- == 0)
-            break;
-    return n;
-}
-
 static void put(int y, int x, int w, int attr, const char *text)
 {
     if (x >= COLS || w <= 0)
@@ -134,7 +123,8 @@ static void put(int y, int x, int w, int attr, const char *text)
         unsigned char c = (unsigned char)text[n];
         if (c < 0x20 || c >= 0x7f) { /* not plain ASCII: ncurses decodes */
             attron(attr);
-            mvaddnstr(y, x, text, utf8_bytes(text, w));
+            /* addnstr counts bytes: "±0.4ms" lost its "s" in six cells */
+            mvaddnstr(y, x, text, (int)fit_bytes(text, w));
             attroff(attr);
             return;
         }
@@ -174,21 +164,34 @@ static void put_cells(int y, int x, int cells, int attr, const char *text)
     mvadd_wchnstr(y, x, cc, n);
 }
 
+/* text in w cells at (y, x), with an ellipsis when it does not fit. */
+static void put_fit(int y, int x, int w, int attr, const char *text, bool utf8)
+{
+    char buf[256];
+    if (x + w > COLS)
+        w = COLS - x;
+    fit_text(buf, sizeof(buf), w, text, utf8);
+    put(y, x, w, attr, buf);
+}
+
 static void draw_headers(const struct session *s, const struct jobs *j, int src,
-                         int x, const struct layout *l, int y0)
+                         int x, const struct layout *l, int y0, bool utf8)
 {
     const struct source_model *m = &s->model[src];
     double now = l->now;
     for (int row = 0; row < VIEW_HEADER_ROWS; row++) {
         char buf[160];
         view_source_header(m, row, now, s->interval, l->src_w - 2, buf,
-                           sizeof(buf));
+                           sizeof(buf), utf8);
         int attr = A_NORMAL;
         if (row == 0) {
             attr = colors_attr(ROLE_SOURCE);
-            if (j->excluded[src]) /* does not take part: always said */
-                snprintf(buf, sizeof(buf), "%.*s [off]",
-                         l->src_w - 8 > 1 ? l->src_w - 8 : 1, m->name);
+            if (j->excluded[src]) { /* does not take part: always said */
+                char name[120];
+                fit_text(name, sizeof(name),
+                         l->src_w - 8 > 1 ? l->src_w - 8 : 1, m->name, utf8);
+                snprintf(buf, sizeof(buf), "%s [off]", name);
+            }
         } else if (row == 1) {
             attr = colors_attr(state_role(m, now, s->interval));
         }
@@ -208,13 +211,14 @@ static void draw_source_column(const struct session *s, const struct jobs *j,
             int row = id - METRIC_COUNT - 1;
             if (row < 0 || l->tl[row].kind == TL_RULE)
                 continue;
-            view_time_line_cell(s, j, src, &l->tl[row], val, sizeof(val),
-                                detail, sizeof(detail), utf8);
-            put(y, x, VIEW_VALUE_W, A_NORMAL, val);
-            int attr = A_NORMAL; /* a flagged figure stands out */
-            if (strncmp(detail, "off", 3) == 0)
-                attr = colors_attr(ROLE_RATIO_BAD);
-            put(y, x + VIEW_VALUE_W + 1, l->spark_w + 1, attr, detail);
+            bool fault =
+                view_time_line_cell(s, j, src, &l->tl[row], val, sizeof(val),
+                                    detail, sizeof(detail), utf8);
+            /* a fault stands out: figure and detail */
+            int attr = fault ? colors_attr(ROLE_RATIO_BAD) : (int)A_NORMAL;
+            put(y, x, VIEW_VALUE_W, attr, val);
+            put_fit(y, x + VIEW_VALUE_W + 1, l->spark_w + 2, attr, detail,
+                    utf8);
             continue;
         }
         view_metric_cell(m, id, val, sizeof(val), spark, sizeof(spark),
@@ -229,29 +233,44 @@ static void draw_source_column(const struct session *s, const struct jobs *j,
         view_job_cell(j, src, w, val, sizeof(val), detail, sizeof(detail),
                       utf8);
         put(l->y_wl + r, x, VIEW_VALUE_W, A_NORMAL, val);
-        put(l->y_wl + r, x + VIEW_VALUE_W + 1, l->spark_w + 1, A_NORMAL,
-            detail);
+        put_fit(l->y_wl + r, x + VIEW_VALUE_W + 1, l->spark_w + 2, A_NORMAL,
+                detail, utf8);
     }
 }
 
-static int ratio_attr(double r)
+/* Colour only where a ratio judges (view_ratio_mark). */
+static int ratio_attr(double r, enum view_ratio_kind kind)
 {
-    if (isfinite(r) && r >= BAD_RATIO)
+    switch (view_ratio_mark(r, kind)) {
+    case VM_BAD:
         return colors_attr(ROLE_RATIO_BAD);
-    if (isfinite(r) && r <= 1 / BAD_RATIO)
+    case VM_GOOD:
         return colors_attr(ROLE_RATIO_GOOD);
+    case VM_PLAIN:
+        break;
+    }
     return A_NORMAL;
+}
+
+/* Ratio r of kind k drawn at (y, x) in source src's ratio column. */
+static void put_ratio(const struct session *s, int src, int y, int x, double r,
+                      enum view_ratio_kind k, int extra)
+{
+    char buf[16];
+    view_column_ratio_text(&s->model[src], r, k, buf, sizeof(buf));
+    put(y, x, VIEW_RATIO_W, ratio_attr(r, k) | extra, buf);
 }
 
 static void draw_ratio_column(const struct session *s, const struct jobs *j,
                               int src, int x, const struct layout *l, int y0,
                               int wl_top, bool utf8)
 {
-    char buf[16];
-    const char *head = view_column_ratio_header(&s->model[src], utf8);
-    int cells = strchr(head, '%') ? 2 : 1; /* "×" or "Δ%" */
-    put_cells(y0, x + VIEW_RATIO_W - cells, cells, colors_attr(ROLE_SOURCE),
-              head);
+    for (int row = 0; row < 2; row++) { /* "×" and what a high one means */
+        const char *head = view_column_ratio_header(&s->model[src], row, utf8);
+        int cells = fit_cells(head);
+        put_cells(y0 + row, x + VIEW_RATIO_W - cells, cells,
+                  colors_attr(row ? ROLE_LABEL : ROLE_SOURCE), head);
+    }
     for (int row = 0; row < l->n_metrics; row++) {
         int id = l->top + row;
         const struct time_line *tl =
@@ -260,17 +279,21 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
             continue; /* the "time" line, a section line */
         double r = !tl ? view_metric_ratio(&s->model[src], &s->model[0], id)
                        : view_time_line_ratio(s, j, src, tl);
-        view_column_ratio_text(&s->model[src], r, buf, sizeof(buf));
-        put(l->y_metrics + row, x, VIEW_RATIO_W, ratio_attr(r), buf);
+        put_ratio(s, src, l->y_metrics + row, x, r,
+                  !tl ? view_metric_ratio_kind(&s->model[src], &s->model[0], id)
+                      : view_time_line_ratio_kind(tl),
+                  0);
     }
+    bool any = false;
+    for (int w = 0; w < j->nwl; w++)
+        any |= view_job_ratio_kind(j, src, w) != VR_EMPTY;
     for (int row = 0; row < l->n_wl; row++) {
-        double r = view_job_ratio(j, src, wl_top + row);
-        view_column_ratio_text(&s->model[src], r, buf, sizeof(buf));
-        put(l->y_wl + row, x, VIEW_RATIO_W, ratio_attr(r), buf);
+        int w = wl_top + row;
+        put_ratio(s, src, l->y_wl + row, x, view_job_ratio(j, src, w),
+                  view_job_ratio_kind(j, src, w), 0);
     }
-    double idx = view_job_index(j, src);
-    view_column_ratio_text(&s->model[src], idx, buf, sizeof(buf));
-    put(l->y_index, x, VIEW_RATIO_W, ratio_attr(idx) | A_BOLD, buf);
+    put_ratio(s, src, l->y_index, x, view_job_index(j, src),
+              any ? VR_JUDGED : VR_EMPTY, A_BOLD);
 }
 
 /* A section line across the screen: "─ name ─────". */
@@ -283,17 +306,42 @@ static void draw_rule(int y, const char *name, bool utf8)
     put(y, 1, (int)strlen(name), colors_attr(ROLE_RULE) | A_BOLD, name);
 }
 
-/* The workloads' rule; it says so when counter or Time rows are hidden. */
-static void draw_sep(const struct layout *l, bool utf8)
+/* What PgUp/PgDn scroll: the workloads with the focus, or when every
+ * counter and Time row shows; else the counter and Time rows. */
+static bool pages_workloads(const struct table_panel *p, bool upper_hidden)
 {
-    draw_rule(l->y_sep, " workloads ", utf8);
-    bool above = l->top > 0, below = l->top + l->n_metrics < l->counter_rows;
+    return p->focus == FOCUS_WORKLOADS || !upper_hidden;
+}
+
+/* The workloads' rule: which workloads show when some do not ("workloads
+ * 12-22 of 25"), and on its right whether PgUp/PgDn have more to show. */
+static void draw_sep(const struct table_panel *p, const struct jobs *j,
+                     const struct layout *l, bool utf8)
+{
+    char title[64];
+    if (l->n_wl < j->nwl && l->n_wl > 0)
+        snprintf(title, sizeof(title), " workloads %d-%d of %d ", p->wl_top + 1,
+                 p->wl_top + l->n_wl, j->nwl);
+    else if (l->n_wl < j->nwl)
+        snprintf(title, sizeof(title), " workloads: %d hidden ", j->nwl);
+    else
+        snprintf(title, sizeof(title), " workloads ");
+    draw_rule(l->y_sep, title, utf8);
+    bool above, below,
+        upper_hidden = l->top > 0 || l->top + l->n_metrics < l->counter_rows;
+    if (pages_workloads(p, upper_hidden)) {
+        above = p->wl_top > 0;
+        below = p->wl_top + l->n_wl < j->nwl;
+    } else {
+        above = l->top > 0;
+        below = l->top + l->n_metrics < l->counter_rows;
+    }
     const char *more = above && below ? " PgUp/PgDn more "
                        : below        ? " PgDn more "
                        : above        ? " PgUp more "
                                       : NULL;
     int w = more ? (int)strlen(more) : 0;
-    if (more && COLS - w - 1 > VIEW_LABEL_W)
+    if (more && COLS - w - 1 > (int)strlen(title) + 2)
         put(l->y_sep, COLS - w - 1, w, colors_attr(ROLE_RULE) | A_BOLD, more);
 }
 
@@ -312,7 +360,7 @@ static void draw_labels(const struct table_panel *p, const struct jobs *j,
             put(y, 0, VIEW_LABEL_W - 1, colors_attr(ROLE_LABEL),
                 tl ? tl->label : metric_descs[id].label);
     }
-    draw_sep(l, utf8);
+    draw_sep(p, j, l, utf8);
     for (int r = 0; r < l->n_wl; r++) {
         int w = p->wl_top + r;
         char label[VIEW_LABEL_W + 1];
@@ -333,6 +381,17 @@ void table_panel_take_message(struct table_panel *p, const struct jobs *j)
         p->message_seq = j->message_seq;
         snprintf(p->status, sizeof(p->status), "%s", j->message);
     }
+    run_status_update(&p->runs, j, p->status, sizeof(p->status));
+}
+
+/* The selection follows a running suite to each workload it starts (its
+ * row then shows); the user's own moves in between stand until the next. */
+static void follow_suite(struct table_panel *p, const struct jobs *j)
+{
+    int at = run_status_suite_at(j);
+    if (at >= 0 && at + 1 != p->followed)
+        p->sel = at;
+    p->followed = at + 1;
 }
 
 void table_panel_draw(struct table_panel *p, const struct session *s,
@@ -340,6 +399,7 @@ void table_panel_draw(struct table_panel *p, const struct session *s,
 {
     static struct layout l; /* a few KB: kept off the stack */
     row_cache_begin(y0, height);
+    follow_suite(p, j);
     l.ntl =
         view_time_lines(s, j, l.tl, VIEW_TIME_LINES_MAX, VIEW_FAIR_TASKS_MAX);
     l.counter_rows = METRIC_COUNT + 1 + l.ntl;
@@ -347,6 +407,8 @@ void table_panel_draw(struct table_panel *p, const struct session *s,
     layout_rows(&l, p, j, y0, height);
     p->upper_top = l.top; /* PgUp after an overshoot moves at once */
     p->upper_rows = l.n_metrics;
+    p->upper_hidden = l.top > 0 || l.top + l.n_metrics < l.counter_rows;
+    p->wl_rows = l.n_wl;
     l.now = p->shown_at > 0 ? p->shown_at : clock_mono();
     /* keep the selection in view */
     if (p->sel < p->wl_top)
@@ -360,11 +422,11 @@ void table_panel_draw(struct table_panel *p, const struct session *s,
     if (l.first > 1)
         put(y0, 0, VIEW_LABEL_W, colors_attr(ROLE_STALE), "< more");
     int x = VIEW_LABEL_W;
-    draw_headers(s, j, 0, x, &l, y0);
+    draw_headers(s, j, 0, x, &l, y0, utf8);
     draw_source_column(s, j, 0, x, &l, p->wl_top, utf8);
     x += l.src_w;
     for (int g = l.first; g < l.first + l.nguests && g < s->nsrc; g++) {
-        draw_headers(s, j, g, x, &l, y0);
+        draw_headers(s, j, g, x, &l, y0, utf8);
         draw_source_column(s, j, g, x, &l, p->wl_top, utf8);
         x += l.src_w;
         draw_ratio_column(s, j, g, x, &l, y0, p->wl_top, utf8);
@@ -388,7 +450,7 @@ static void toggle_selected(struct table_panel *p, const struct session *s,
     if (jobs_start(j, s, p->sel, err, sizeof(err)) < 0)
         snprintf(p->status, sizeof(p->status), "%s: %s", name, err);
     else
-        snprintf(p->status, sizeof(p->status), "started %s", name);
+        run_status_one(&p->runs, j, p->sel, p->status, sizeof(p->status));
 }
 
 static int workload_key(struct table_panel *p, const struct session *s,
@@ -403,9 +465,8 @@ static int workload_key(struct table_panel *p, const struct session *s,
         if (jobs_run_suite(j, s, SUITE_KEY_SUITE, err, sizeof(err)) < 0)
             snprintf(p->status, sizeof(p->status), "suite: %s", err);
         else
-            snprintf(p->status, sizeof(p->status),
-                     "running the %s suite, one workload after another",
-                     SUITE_KEY_SUITE);
+            run_status_suite(&p->runs, SUITE_KEY_SUITE, j->qlen, p->status,
+                             sizeof(p->status));
         return KR_HANDLED | KR_REDRAW;
     case 'x':
         jobs_stop_all(j, s);
@@ -415,6 +476,12 @@ static int workload_key(struct table_panel *p, const struct session *s,
         if (ch >= '0' && ch <= '9' && ch - '0' < s->nsrc) {
             char text[2] = {(char)ch, '\0'};
             table_panel_toggle(p, s, j, text);
+            return KR_HANDLED | KR_REDRAW;
+        }
+        if (ch >= '0' && ch <= '9') { /* said, not ignored */
+            snprintf(p->status, sizeof(p->status),
+                     "no source %c: the sources are 0-%d (0 is this host)", ch,
+                     s->nsrc - 1);
             return KR_HANDLED | KR_REDRAW;
         }
         return KR_IGNORED;
@@ -440,10 +507,25 @@ static void cycle_focus(struct table_panel *p)
     }
 }
 
-/* PgDn/PgUp: a page of counter and Time rows (the draw keeps it in
+/* PgDn/PgUp: a page of workloads (pages_workloads), the selection moving
+ * with it; else a page of counter and Time rows (the draw keeps them in
  * range), which then get the height. */
-static void scroll_upper(struct table_panel *p, int dir)
+static void scroll_page(struct table_panel *p, const struct jobs *j, int dir)
 {
+    if (pages_workloads(p, p->upper_hidden)) {
+        int page = p->wl_rows > 2 ? p->wl_rows - 1 : 1;
+        p->wl_top += dir * page;
+        p->sel += dir * page;
+        if (p->wl_top > j->nwl - p->wl_rows)
+            p->wl_top = j->nwl - p->wl_rows;
+        if (p->wl_top < 0)
+            p->wl_top = 0;
+        if (p->sel >= j->nwl)
+            p->sel = j->nwl - 1;
+        if (p->sel < 0)
+            p->sel = 0;
+        return;
+    }
     int page = p->upper_rows > 2 ? p->upper_rows - 1 : 1;
     p->upper_top += dir * page;
     if (p->upper_top < 0)
@@ -471,7 +553,7 @@ int table_panel_key(struct table_panel *p, const struct session *s,
         return KR_HANDLED | KR_REDRAW;
     case KEY_NPAGE:
     case KEY_PPAGE:
-        scroll_upper(p, ch == KEY_NPAGE ? 1 : -1);
+        scroll_page(p, j, ch == KEY_NPAGE ? 1 : -1);
         return KR_HANDLED | KR_REDRAW;
     case KEY_DOWN:
     case 'j':

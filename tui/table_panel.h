@@ -2,7 +2,9 @@
  * index, as rows; this host, then each guest and its ratio, as columns.
  * Guests scroll sideways when they do not fit; the section with the focus
  * (Tab: counters, time, workloads) gets the height it needs, the other what
- * is left; counter and Time rows that still do not fit scroll (PgUp PgDn). */
+ * is left; rows that still do not fit scroll (PgUp PgDn: the workloads
+ * with the focus, or when all counter and Time rows show; else those),
+ * and the workloads' rule says which are shown ("workloads 1-11 of 25"). */
 #ifndef PARALLAX_TABLE_PANEL_H
 #define PARALLAX_TABLE_PANEL_H
 
@@ -10,6 +12,7 @@
 
 #include "core/jobs.h"
 #include "core/session.h"
+#include "tui/run_status.h"
 
 enum table_focus { /* in Tab's order */
                    FOCUS_COUNTERS,
@@ -21,17 +24,21 @@ enum table_focus { /* in Tab's order */
 struct table_panel {
     int first_guest; /* the leftmost guest shown (model index, >= 1) */
     enum table_focus focus;
-    int sel;          /* the selected workload */
-    int wl_top;       /* the first workload row shown */
-    int upper_top;    /* the first counter or Time row shown (0: CPU user) */
-    int upper_rows;   /* how many of them the last draw showed */
-    char status[384]; /* the last action's outcome, for the status line */
-    unsigned message_seq; /* the jobs' message last shown */
+    int sel;           /* the selected workload */
+    int wl_top;        /* the first workload row shown */
+    int upper_top;     /* the first counter or Time row shown (0: CPU user) */
+    int upper_rows;    /* how many of them the last draw showed */
+    bool upper_hidden; /* some of them were not shown */
+    int wl_rows;       /* workload rows the last draw showed */
+    int followed;      /* the suite's workload the selection followed + 1 */
+    char status[RUN_STATUS_MAX]; /* the last action's outcome */
+    struct run_status runs;      /* keeps status true of runs it announced */
+    unsigned message_seq;        /* the jobs' message last shown */
     double shown_at; /* paused: when the frozen figures were taken, else 0 */
 };
 
 /* Puts the jobs' newest message (a guest's refusal) on the status line,
- * once. */
+ * once; keeps what it says of a suite or a workload it started true. */
 void table_panel_take_message(struct table_panel *p, const struct jobs *j);
 
 /* Draws the table in rows y0 .. y0+height-1 of the screen. */

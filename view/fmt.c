@@ -2,6 +2,8 @@
  * to read at a glance, and columns stay narrow. */
 #include "view/fmt.h"
 
+#include "view/fit.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -97,8 +99,9 @@ void fmt_right(char *buf, size_t n, int width, const char *text)
     if (n == 0)
         return;
     size_t len = strlen(text), pad = 0;
-    if (width > 0 && (size_t)width > len)
-        pad = (size_t)width - len;
+    int cells = fit_cells(text); /* one cell a character: ± µ × */
+    if (width > cells)
+        pad = (size_t)(width - cells);
     if (pad > n - 1)
         pad = n - 1;
     if (len > n - 1 - pad)

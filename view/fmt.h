@@ -21,8 +21,10 @@ void fmt_spark(char *buf, size_t n, const struct history *h, int width,
 /* Writes a byte count as 1.5G, 512M, ... */
 void fmt_bytes(char *buf, size_t n, double v);
 
-/* text right-aligned in `width` columns (snprintf's "%*s" for ASCII
- * text, without its cost: the screen pads every cell of every draw) */
+/* text right-aligned in `width` cells, a UTF-8 character a cell
+ * (snprintf's "%*s" for ASCII text, without its cost: the screen pads
+ * every cell of every draw; "%*s" counts bytes, and ×1.0100 glued itself
+ * to the cell before it) */
 void fmt_right(char *buf, size_t n, int width, const char *text);
 
 #endif

@@ -7,8 +7,16 @@
 
 #include "core/model.h"
 
-/* Prints one refresh of the sources' table to f. */
+/* Prints the legend of the ratio columns and markers, "# " before each
+ * row, wrapped to `columns` (80 when 0), then a blank line: once, before
+ * the first refresh. */
+void text_view_legend(FILE *f, int columns, bool utf8);
+
+/* Prints one refresh of the sources' table to f, its columns as wide as
+ * `columns` allows (sparklines of 4 to 32 cells; wider than `columns`
+ * only when that many sources need it); with columns 0 (a width nobody
+ * gave), sparklines of VIEW_SPARK_W. */
 void text_view_print(FILE *f, const struct source_model *srcs, int nsrc,
-                     double interval, bool utf8);
+                     double interval, int columns, bool utf8);
 
 #endif

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "view/fmt.h"
+#include "core/clock_model.h"
 #include "core/jobs.h"
 #include "core/ratio.h"
+#include "view/fit.h"
+#include "view/fmt.h"
 
 int view_columns(int nsrc, struct view_col *cols, int max)
 {
@@ -20,24 +22,32 @@ int view_columns(int nsrc, struct view_col *cols, int max)
     return n;
 }
 
+/* The source's state in width cells: "down 12s, retry 4s", or "down 12s"
+ * where that does not fit. */
 static void state_text(const struct source_model *m, double now,
-                       double interval, char *buf, size_t n)
+                       double interval, int width, char *buf, size_t n,
+                       bool utf8)
 {
+    char full[64], shorter[64];
     switch (m->state) {
     case SRC_CONNECTING:
-        snprintf(buf, n, "connecting");
+        snprintf(full, sizeof(full), "connecting");
         break;
     case SRC_LIVE:
         if (model_is_stale(m, now, interval))
-            snprintf(buf, n, "stale %.0fs", now - m->last_ok);
+            snprintf(full, sizeof(full), "stale %.0fs", now - m->last_ok);
         else
-            snprintf(buf, n, "live %.1fms", m->fetch_ms);
+            snprintf(full, sizeof(full), "live %.1fms", m->fetch_ms);
         break;
     case SRC_DOWN:
-        snprintf(buf, n, "down %.0fs, retry %.0fs", now - m->down_since,
-                 fmax(0, m->retry_at - now));
-        break;
+        snprintf(full, sizeof(full), "down %.0fs, retry %.0fs",
+                 now - m->down_since, fmax(0, m->retry_at - now));
+        snprintf(shorter, sizeof(shorter), "down %.0fs", now - m->down_since);
+        const char *cand[] = {full, shorter};
+        fit_first(buf, n, width, cand, 2, utf8);
+        return;
     }
+    fit_text(buf, n, width, full, utf8);
 }
 
 /* "6.18" of "6.18.44-fc-123": the release up to its second dot. */
@@ -51,16 +61,16 @@ static void short_release(const char *rel, char *buf, size_t n)
 
 #define HEADER_MAX 256 /* a header candidate: names, target, figures */
 
-/* Copies into buf the first candidate that fits width cells (the header
- * texts are ASCII), or the last one cut; returns which one it took. */
+/* Copies into buf the first candidate that fits width cells, or the last
+ * one with an ellipsis; returns which one it took. */
 static int first_fit(char *buf, size_t n, int width, char cand[][HEADER_MAX],
-                     int k)
+                     int k, bool utf8)
 {
-    int i = 0;
-    while (i < k - 1 && (int)strlen(cand[i]) > width)
-        i++;
-    snprintf(buf, n, "%.*s", width > 0 ? width : 0, cand[i]);
-    return i;
+    const char *c[4];
+    for (int i = 0; i < k && i < 4; i++)
+        c[i] = cand[i];
+    int i = fit_first(buf, n, width, c, k, utf8);
+    return i < k ? i : k - 1;
 }
 
 #define INFO_WITH_HOST 2 /* info_text's first candidates name the host */
@@ -69,7 +79,7 @@ static int first_fit(char *buf, size_t n, int width, char cand[][HEADER_MAX],
  * else shorter: the release to its minor number, then no host name (the
  * backend line takes it), then only CPUs and memory. Returns the form. */
 static int info_text(const struct source_model *m, int width, char *buf,
-                     size_t n)
+                     size_t n, bool utf8)
 {
     const struct source_info *i = &m->info;
     char mem[16] = "?", cpus[16] = "?", rel[32];
@@ -86,7 +96,7 @@ static int info_text(const struct source_model *m, int width, char *buf,
     snprintf(cand[1], sizeof(cand[1]), "%s %s %scpu %s", host, rel, cpus, mem);
     snprintf(cand[2], sizeof(cand[2]), "%s %scpu %s", rel, cpus, mem);
     snprintf(cand[3], sizeof(cand[3]), "%scpu %s", cpus, mem);
-    return first_fit(buf, n, width, cand, 4);
+    return first_fit(buf, n, width, cand, 4, utf8);
 }
 
 /* How the source is read, "pcp 10.0.0.2:44321 +pmda" where it fits; else
@@ -94,7 +104,7 @@ static int info_text(const struct source_model *m, int width, char *buf,
  * no room for it, cut to fit) and the agent, then the agent alone. For
  * this host, the back-end, after the host name where that is missing. */
 static void backend_text(const struct source_model *m, int width, char *buf,
-                         size_t n)
+                         size_t n, bool utf8)
 {
     const char *be = m->backend ? m->backend : m->target[0] ? "pcp" : "?";
     const char *tail = be; /* what must show: the agent, or the back-end */
@@ -103,8 +113,9 @@ static void backend_text(const struct source_model *m, int width, char *buf,
                    ? (m->info.pmda ? "+pmda" : "no pmda")
                    : m->target;
     char info[HEADER_MAX], cand[4][HEADER_MAX];
-    bool host_shown = m->state != SRC_DOWN &&
-                      info_text(m, width, info, sizeof(info)) < INFO_WITH_HOST;
+    bool host_shown =
+        m->state != SRC_DOWN &&
+        info_text(m, width, info, sizeof(info), utf8) < INFO_WITH_HOST;
     const char *host = host_shown ? "" : m->info.host;
     int k = 0, room = width - 1 - (int)strlen(tail);
     if (m->target[0]) {
@@ -116,7 +127,7 @@ static void backend_text(const struct source_model *m, int width, char *buf,
     if (host[0] && room >= 3)
         snprintf(cand[k++], sizeof(cand[0]), "%.*s %s", room, host, tail);
     snprintf(cand[k++], sizeof(cand[0]), "%s", tail);
-    first_fit(buf, n, width, cand, k);
+    first_fit(buf, n, width, cand, k, utf8);
 }
 
 bool view_is_baseline(const struct source_model *m)
@@ -125,31 +136,34 @@ bool view_is_baseline(const struct source_model *m)
 }
 
 void view_source_header(const struct source_model *m, int row, double now,
-                        double interval, int width, char *buf, size_t n)
+                        double interval, int width, char *buf, size_t n,
+                        bool utf8)
 {
+    char text[HEADER_MAX];
     if (view_is_baseline(m) && (row == 1 || row == 3)) {
         const char *file = strrchr(m->target, '/');
-        snprintf(buf, n, "%s",
+        snprintf(text, sizeof(text), "%s",
                  row == 1 ? "saved run"
                  : file   ? file + 1
                           : m->target);
+        fit_text(buf, n, width, text, utf8);
         return;
     }
     switch (row) {
     case 0:
-        snprintf(buf, n, "%s", m->name);
+        fit_text(buf, n, width, m->name, utf8);
         break;
     case 1:
-        state_text(m, now, interval, buf, n);
+        state_text(m, now, interval, width, buf, n, utf8);
         break;
     case 2: /* what it is; why not, while it is down */
         if (m->state == SRC_DOWN)
-            snprintf(buf, n, "%s", m->error);
+            fit_text(buf, n, width, m->error, utf8);
         else
-            info_text(m, width, buf, n);
+            info_text(m, width, buf, n, utf8);
         break;
     default:
-        backend_text(m, width, buf, n);
+        backend_text(m, width, buf, n, utf8);
         break;
     }
 }
@@ -160,6 +174,8 @@ void view_metric_cell(const struct source_model *m, int id, char *val,
     const struct metric_desc *d = &metric_descs[id];
     char raw[32];
     fmt_value(raw, sizeof(raw), m->value[id], d->format);
+    if (fit_cells(raw) > VIEW_FIGURE_W) /* 12345.67 load: 12.3k */
+        fit_si(raw, sizeof(raw), VIEW_FIGURE_W, m->value[id], 0);
     fmt_right(val, vn, VIEW_VALUE_W, raw);
     double top = d->format == MF_PERCENT ? 100 : 0;
     fmt_spark(spark, sn, &m->hist[id], spark_w, top, utf8);
@@ -172,18 +188,67 @@ double view_metric_ratio(const struct source_model *guest,
                           metric_descs[id].ratio);
 }
 
-void view_ratio_text(double r, char *buf, size_t n)
+enum view_ratio_kind view_metric_ratio_kind(const struct source_model *guest,
+                                            const struct source_model *host,
+                                            int id)
+{
+    enum ratio_orientation ro = metric_descs[id].ratio;
+    double g = guest->value[id], h = host->value[id];
+    if (ro == RO_NONE || (isfinite(g) && isfinite(h) && (g == 0 || h == 0)))
+        return VR_NONE;
+    return ratio_judged(ro) ? VR_JUDGED : VR_PLAIN;
+}
+
+enum view_mark view_ratio_mark(double r, enum view_ratio_kind kind)
+{
+    if (!isfinite(r))
+        return VM_PLAIN;
+    if (kind == VR_RATE)
+        return fabs(r - 1) * 1e6 > VIEW_DRIFT_FAULT_PPM ? VM_BAD : VM_PLAIN;
+    if (kind != VR_JUDGED)
+        return VM_PLAIN;
+    return r >= VIEW_BAD_RATIO       ? VM_BAD
+           : r <= 1 / VIEW_BAD_RATIO ? VM_GOOD
+                                     : VM_PLAIN;
+}
+
+void view_ratio_text(double r, enum view_ratio_kind kind, char *buf, size_t n)
 {
     char raw[16];
-    if (!isfinite(r))
+    if (kind == VR_EMPTY)
+        raw[0] = '\0';
+    else if (kind == VR_NONE)
         strcpy(raw, "-");
-    else if (r >= 100)
-        snprintf(raw, sizeof(raw), "%.0f", r);
-    else if (r >= 10)
-        snprintf(raw, sizeof(raw), "%.1f", r);
+    else if (kind == VR_RATE)
+        fit_rate(raw, sizeof(raw), VIEW_RATIO_W - 1, r, 0);
     else
-        snprintf(raw, sizeof(raw), "%.2f", r);
+        fit_ratio(raw, sizeof(raw), VIEW_RATIO_W - 1, r); /* n/a if none */
     fmt_right(buf, n, VIEW_RATIO_W, raw);
+}
+
+/* Seconds in one `unit` of a workload's figure, or 0 when it is not a
+ * time. */
+static double unit_seconds(const char *unit)
+{
+    static const struct {
+        const char *name;
+        double secs;
+    } units[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}};
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (strcmp(unit, units[i].name) == 0)
+            return units[i].secs;
+    return 0;
+}
+
+/* v of a workload whose unit is `secs` seconds (0: not a time) in at most
+ * width cells: a duration, or an SI figure. */
+static void job_figure(char *buf, size_t n, int width, double v, double secs,
+                       bool utf8)
+{
+    if (secs > 0)
+        fit_duration(buf, n, width, v * secs, utf8 ? FIT_UTF8 : 0);
+    else
+        fit_si(buf, n, width, v, 0);
 }
 
 void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
@@ -191,10 +256,14 @@ void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
 {
     const struct job_cell *c = jobs_cell(j, src, w);
     const char *unit = j->wl[w]->unit;
+    double secs = unit_seconds(unit);
+    /* a time says its unit in the figure; anything else in the detail,
+     * first, so that a narrow cell keeps it */
+    const char *u = secs > 0 ? "" : unit, *sp = secs > 0 ? "" : " ";
     char raw[32] = "";
     double fig = jobs_figure(c);
     if (isfinite(fig))
-        fmt_value(raw, sizeof(raw), fig, MF_SI);
+        job_figure(raw, sizeof(raw), VIEW_FIGURE_W, fig, secs, utf8);
     fmt_right(val, vn, VIEW_VALUE_W, raw);
     switch (c->state) {
     case JOB_IDLE:
@@ -203,21 +272,23 @@ void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
         break;
     case JOB_RUNNING:
     case JOB_STOPPING:
-        snprintf(detail, dn, "%s %d/%d %s",
+        snprintf(detail, dn, "%s%s%s %d/%d", u, sp,
                  c->state == JOB_RUNNING ? ">" : "stop", c->repeat + 1,
-                 c->repeats, unit);
+                 c->repeats);
         break;
-    case JOB_FAILED:
-        snprintf(detail, dn, "failed: %s", c->note);
+    case JOB_FAILED: /* "failed" takes the empty figure's cell */
+        if (!isfinite(fig))
+            fmt_right(val, vn, VIEW_VALUE_W, "failed");
+        snprintf(detail, dn, "%s%s", isfinite(fig) ? "failed: " : "", c->note);
         break;
     case JOB_DONE:
     case JOB_STOPPED:
         if (isfinite(c->stats.ci95)) {
             char ci[32];
-            fmt_value(ci, sizeof(ci), c->stats.ci95, MF_SI);
-            snprintf(detail, dn, "%s%s %s", utf8 ? "\u00b1" : "+-", ci, unit);
+            job_figure(ci, sizeof(ci), VIEW_ERR_W, c->stats.ci95, secs, utf8);
+            snprintf(detail, dn, "%s%s%s%s", u, sp, utf8 ? "\u00b1" : "+-", ci);
         } else {
-            snprintf(detail, dn, "%s", unit);
+            snprintf(detail, dn, "%s", u);
         }
         break;
     }
@@ -233,6 +304,14 @@ double view_job_ratio(const struct jobs *j, int guest, int w)
                           j->wl[w]->better == WL_LOWER_IS_BETTER
                               ? RO_HIGHER_WORSE
                               : RO_LOWER_WORSE);
+}
+
+enum view_ratio_kind view_job_ratio_kind(const struct jobs *j, int guest, int w)
+{
+    return jobs_cell(j, guest, w)->state == JOB_IDLE &&
+                   jobs_cell(j, 0, w)->state == JOB_IDLE
+               ? VR_EMPTY
+               : VR_JUDGED;
 }
 
 double view_job_index(const struct jobs *j, int guest)
@@ -260,78 +339,183 @@ static double billed_ratio(const struct source_model *m)
     return p->spin_cpu / p->spin_wall;
 }
 
-void view_time_cell(const struct source_model *m, bool is_host, int row,
+/* The clock offset's figure and interval; true beyond the threshold. */
+static bool offset_cell(const struct clock_fit *f, char *raw, size_t rn,
+                        char *detail, size_t dn, bool utf8)
+{
+    unsigned fl = utf8 ? FIT_UTF8 : 0;
+    char err[32];
+    fit_duration(raw, rn, VIEW_FIGURE_W, f->offset, fl | FIT_SIGN);
+    fit_duration(err, sizeof(err), VIEW_ERR_W, f->offset_err, fl);
+    snprintf(detail, dn, "%s%s", utf8 ? "\u00b1" : "+-", err);
+    return fabs(f->offset) > VIEW_OFFSET_FAULT_S;
+}
+
+/* The drift in ppm ("+28" with "±3 ppm") or, beyond ±1%, as the rate the
+ * clock runs at ("×415" with "runs fast"); true beyond the threshold. */
+static bool drift_cell(const struct clock_fit *f, char *raw, size_t rn,
+                       char *detail, size_t dn, bool utf8)
+{
+    unsigned fl = (utf8 ? FIT_UTF8 : 0) | FIT_SIGN;
+    const char *pm = utf8 ? "\u00b1" : "+-";
+    if (fit_drift(raw, rn, VIEW_FIGURE_W, f->drift_ppm, fl, NULL))
+        snprintf(detail, dn, "%s", f->drift_ppm > 0 ? "fast" : "slow");
+    else
+        snprintf(detail, dn, "%s%.0fppm", pm, f->drift_err_ppm);
+    return fabs(f->drift_ppm) > VIEW_DRIFT_FAULT_PPM;
+}
+
+bool view_time_cell(const struct source_model *m, bool is_host, int row,
                     char *val, size_t vn, char *detail, size_t dn, bool utf8)
 {
-    const char *pm = utf8 ? "\u00b1" : "+-";
     struct clock_fit f;
     clock_model_fit(&m->clock, &f);
     char raw[32] = "n/a";
+    bool fault = false;
+    unsigned fl = utf8 ? FIT_UTF8 : 0;
     detail[0] = '\0';
     switch (row) {
     case TR_OFFSET:
-        if (is_host)
-            snprintf(raw, sizeof(raw), "-");
-        else if (f.ok) {
-            snprintf(raw, sizeof(raw), "%+.1fms", f.offset * 1e3);
-            snprintf(detail, dn, "%s%.1fms", pm, f.offset_err * 1e3);
-        } else if (m->state == SRC_LIVE)
-            snprintf(detail, dn, "fitting");
-        break;
     case TR_DRIFT:
         if (is_host)
             snprintf(raw, sizeof(raw), "-");
-        else if (f.ok) {
-            snprintf(raw, sizeof(raw), "%+.0f", f.drift_ppm);
-            snprintf(detail, dn, "%s%.0f ppm", pm, f.drift_err_ppm);
-        }
+        else if (f.ok && row == TR_OFFSET)
+            fault = offset_cell(&f, raw, sizeof(raw), detail, dn, utf8);
+        else if (f.ok)
+            fault = drift_cell(&f, raw, sizeof(raw), detail, dn, utf8);
+        else if (m->state == SRC_LIVE && row == TR_OFFSET)
+            snprintf(detail, dn, "fitting");
         break;
     case TR_SLEEP:
         if (m->probe.count) {
-            snprintf(raw, sizeof(raw), "%.2fms", m->probe.sleep_took * 1e3);
+            fit_duration(raw, sizeof(raw), VIEW_FIGURE_W, m->probe.sleep_took,
+                         fl);
             double host = clock_model_host_duration(&f, m->probe.sleep_took);
+            char h[32];
+            fit_duration(h, sizeof(h), VIEW_FIGURE_W, host, fl);
             if (!is_host && isfinite(host))
-                snprintf(detail, dn, "host saw %.2fms", host * 1e3);
+                snprintf(detail, dn, "host saw %s", h);
         }
         break;
     case TR_BILLED: {
         double r = billed_ratio(m);
         if (isfinite(r)) {
             snprintf(raw, sizeof(raw), "%.2f", r);
-            if (r < BILLED_LO || r > BILLED_HI)
-                snprintf(detail, dn, "off: not %.2f-%.2f", BILLED_LO,
-                         BILLED_HI);
+            fault = r < BILLED_LO || r > BILLED_HI;
+            if (fault)
+                snprintf(detail, dn, "not %.2f-%.2f", BILLED_LO, BILLED_HI);
         }
         break;
     }
     }
     fmt_right(val, vn, VIEW_VALUE_W, raw);
+    return fault;
 }
 
 double view_time_ratio(const struct source_model *guest,
                        const struct source_model *host, int row)
 {
+    if (row == TR_DRIFT) {
+        struct clock_fit f;
+        clock_model_fit(&guest->clock, &f);
+        return f.ok && 1 + f.drift_ppm * 1e-6 > 0 ? 1 + f.drift_ppm * 1e-6
+                                                  : NAN;
+    }
     if (row != TR_SLEEP || !guest->probe.count || !host->probe.count)
         return NAN;
     return ratio_oriented(guest->probe.sleep_took, host->probe.sleep_took,
                           RO_HIGHER_WORSE);
 }
 
-void view_column_ratio_text(const struct source_model *m, double r, char *buf,
-                            size_t n)
+enum view_ratio_kind view_time_ratio_kind(int row)
 {
-    if (!view_is_baseline(m) || !isfinite(r)) {
-        view_ratio_text(r, buf, n);
+    switch (row) {
+    case TR_DRIFT:
+        return VR_RATE;
+    case TR_SLEEP:
+        return VR_JUDGED;
+    default: /* an offset or a billed share is no ratio to the host's */
+        return VR_NONE;
+    }
+}
+
+void view_mark_fault(char *val, bool fault)
+{
+    size_t blanks = strspn(val, " ");
+    if (fault && blanks > 0)
+        val[blanks - 1] = VIEW_FAULT_MARK;
+}
+
+void view_column_ratio_text(const struct source_model *m, double r,
+                            enum view_ratio_kind kind, char *buf, size_t n)
+{
+    if (!view_is_baseline(m) || !isfinite(r) || kind == VR_RATE) {
+        view_ratio_text(r, kind, buf, n);
         return;
     }
     char raw[16];
-    snprintf(raw, sizeof(raw), "%+.0f%%", (r - 1) * 100);
+    double pct = (r - 1) * 100;
+    if (pct < 99999.5)
+        snprintf(raw, sizeof(raw), "%+.0f%%", pct);
+    else
+        snprintf(raw, sizeof(raw), ">1e5%%"); /* r > 0: never below -100% */
     fmt_right(buf, n, VIEW_RATIO_W, raw);
 }
 
-const char *view_column_ratio_header(const struct source_model *m, bool utf8)
+const char *view_column_ratio_header(const struct source_model *m, int row,
+                                     bool utf8)
 {
-    if (view_is_baseline(m))
-        return utf8 ? "\u0394%" : "d%";
-    return utf8 ? "\u00d7" : "x";
+    bool base = view_is_baseline(m);
+    if (row == 0)
+        return base ? utf8 ? "\u0394%" : "d%" : utf8 ? "\u00d7" : "x";
+    if (row == 1)
+        return base ? "+ bad" : ">1 bad";
+    return "";
+}
+
+/* The legend, in UTF-8; ASCII output gets ascii_of's replacements. */
+static const char *const legend[] = {
+    "\u00d7  guest/host: above 1 is worse in the guest (coloured beyond 1.5 "
+    "or below 1/1.5), or busier on uncoloured rows (activity)",
+    "\u0394% a saved run against this host: + is worse, or busier, there",
+    "n/a a figure is missing on one side; - no ratio: none by design, or a "
+    "side is 0; <0.01 is below 0.01, never 0",
+    "clock drift: in ppm up to \u00b11%, beyond as the clock's rate "
+    "(\u00d71.0100, \u00d7415); its \u00d7 column holds that rate",
+    "!  a fault: clock offset beyond 1 s, drift beyond 500 ppm, CPU "
+    "billed/wall outside 0.95-1.05 (coloured on screen)",
+    "\u2026  the end of a cell cut to fit its column",
+};
+
+/* text with its UTF-8 signs in ASCII: × x, Δ d, ± +-, … ~. */
+static void ascii_of(const char *text, char *buf, size_t n)
+{
+    static const struct {
+        const char *utf8, *ascii;
+    } subst[] = {
+        {"\u00d7", "x"}, {"\u0394", "d"}, {"\u00b1", "+-"}, {"\u2026", "~"}};
+    size_t o = 0;
+    while (*text && o + 3 < n) {
+        size_t i = 0, k = sizeof(subst) / sizeof(subst[0]);
+        while (i < k && strncmp(text, subst[i].utf8, strlen(subst[i].utf8)))
+            i++;
+        if (i < k) {
+            o += (size_t)snprintf(buf + o, n - o, "%s", subst[i].ascii);
+            text += strlen(subst[i].utf8);
+        } else {
+            buf[o++] = *text++;
+        }
+    }
+    buf[o] = '\0';
+}
+
+bool view_legend(int line, bool utf8, char *buf, size_t n)
+{
+    if (line < 0 || line >= (int)(sizeof(legend) / sizeof(legend[0])))
+        return false;
+    if (utf8)
+        snprintf(buf, n, "%s", legend[line]);
+    else
+        ascii_of(legend[line], buf, n);
+    return true;
 }

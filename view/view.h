@@ -9,8 +9,13 @@
 
 #include "core/model.h"
 
-#define VIEW_LABEL_W     16 /* the row label column */
-#define VIEW_VALUE_W     8  /* a figure, right-aligned */
+#define VIEW_LABEL_W 16 /* the row label column */
+#define VIEW_VALUE_W 8  /* a figure, right-aligned */
+/* a figure's text is at most this wide: the cell's first column stays
+ * blank (or holds a fault marker), so a figure never touches the cell
+ * before it */
+#define VIEW_FIGURE_W    (VIEW_VALUE_W - 1)
+#define VIEW_ERR_W       5  /* an interval's or a tail's figure: 2-3 digits */
 #define VIEW_SPARK_W     16 /* a sparkline in --text */
 #define VIEW_RATIO_W     7  /* a ratio column, with its leading space */
 #define VIEW_HEADER_ROWS 4
@@ -31,11 +36,13 @@ int view_columns(int nsrc, struct view_col *cols, int max);
 /* Header row `row` (0..VIEW_HEADER_ROWS-1) of a source column: its name,
  * its state ("live 0.3ms", "stale 5s", "down 12s, retry 4s"), what it
  * is ("myhost 6.1.0-18-amd64 2cpu 23G", or why it is down) and how it is
- * read ("pcp local", "pcp 10.0.0.2:44321 +pmda"). The last two shorten to
+ * read ("pcp 10.0.0.2:44321 +pmda", "/proc"). The last two shorten to
  * fit `width` cells, keeping what matters: "6.1 2cpu 23G" above
- * "myhost +pmda" in a narrow column. now is host monotonic time. */
+ * "myhost +pmda" in a narrow column; what still does not fit ends in an
+ * ellipsis (fit_text). now is host monotonic time. */
 void view_source_header(const struct source_model *m, int row, double now,
-                        double interval, int width, char *buf, size_t n);
+                        double interval, int width, char *buf, size_t n,
+                        bool utf8);
 
 /* The figure of metric `id` (right-aligned in VIEW_VALUE_W) and its
  * sparkline of `spark_w` cells. */
@@ -43,30 +50,67 @@ void view_metric_cell(const struct source_model *m, int id, char *val,
                       size_t vn, char *spark, size_t sn, int spark_w,
                       bool utf8);
 
-/* The guest/host ratio of metric `id`, oriented (> 1: worse in the guest),
- * or NaN when there is none. */
+/* The guest/host ratio of metric `id`, oriented (> 1: worse, or busier,
+ * in the guest), or NaN when there is none. */
 double view_metric_ratio(const struct source_model *guest,
                          const struct source_model *host, int id);
 
-/* A ratio right-aligned in VIEW_RATIO_W: " 5.4", " 12", or " -" for none. */
-void view_ratio_text(double r, char *buf, size_t n);
+/* What a row's ratio cell holds, and how it is drawn. */
+enum view_ratio_kind {
+    VR_EMPTY,  /* nothing measured on either side yet: blank */
+    VR_NONE,   /* no ratio by design (the figures do not compare) or of
+                  a 0: "-" */
+    VR_PLAIN,  /* guest/host of an activity, neither way better: plain */
+    VR_JUDGED, /* > 1 worse in the guest: coloured beyond VIEW_BAD_RATIO */
+    VR_RATE,   /* a clock's rate, guest seconds per real second: 1.0010,
+                  coloured as a fault beyond VIEW_DRIFT_FAULT_PPM */
+};
+
+#define VIEW_BAD_RATIO       1.5   /* a judged ratio beyond it (or 1/it) */
+#define VIEW_OFFSET_FAULT_S  1.0   /* a clock offset beyond it is a fault */
+#define VIEW_DRIFT_FAULT_PPM 500.0 /* and a drift beyond it */
+#define VIEW_FAULT_MARK      '!'   /* a fault where there is no colour */
+
+/* The kind of metric id's ratio between guest and host: VR_NONE where
+ * the metric has none, or a side is 0 (no ratio, but no figure missing
+ * either); else VR_PLAIN or VR_JUDGED. */
+enum view_ratio_kind view_metric_ratio_kind(const struct source_model *guest,
+                                            const struct source_model *host,
+                                            int id);
+
+/* How a ratio reads: worse, better (judged ones beyond VIEW_BAD_RATIO, a
+ * clock rate beyond the fault threshold is VM_BAD), or plain. */
+enum view_mark { VM_PLAIN, VM_GOOD, VM_BAD };
+enum view_mark view_ratio_mark(double r, enum view_ratio_kind kind);
+
+/* A ratio right-aligned in VIEW_RATIO_W: " 0.83", " 12.3", " 4.8e8",
+ * " <0.01" (never 0.00), "1.0010" for a rate; for none " n/a" (a figure
+ * is missing), " -" (no ratio by design) or blanks (VR_EMPTY). */
+void view_ratio_text(double r, enum view_ratio_kind kind, char *buf, size_t n);
 
 /* True for a baseline column (a saved report): its ratio column shows the
  * same oriented ratio as a difference, Δ%. */
 bool view_is_baseline(const struct source_model *m);
 
 /* The ratio column's text for source m: view_ratio_text, or for a
- * baseline the difference "+12%" (worse there by 12%), " -" for none. */
-void view_column_ratio_text(const struct source_model *m, double r, char *buf,
-                            size_t n);
+ * baseline the difference "+12%" (worse, or busier, there by 12%). */
+void view_column_ratio_text(const struct source_model *m, double r,
+                            enum view_ratio_kind kind, char *buf, size_t n);
 
-/* The ratio column's header: "×" ("x"), or "Δ%" ("d%") for a baseline. */
-const char *view_column_ratio_header(const struct source_model *m, bool utf8);
+/* The ratio column's header row `row`: "×" ("x"), or "Δ%" ("d%") for a
+ * baseline, then what a high figure means (">1 bad", "+ bad"); "" below. */
+const char *view_column_ratio_header(const struct source_model *m, int row,
+                                     bool utf8);
+
+/* Line `line` of the legend of the ratio columns and the markers (for
+ * the help and the text output) into buf, in ASCII unless utf8; false
+ * after the last. */
+bool view_legend(int line, bool utf8, char *buf, size_t n);
 
 /* The Time rows: how far each source's time can be trusted. */
 #define TIME_ROWS(X)                                                           \
     X(TR_OFFSET, "clock offset")                                               \
-    X(TR_DRIFT, "clock drift ppm")                                             \
+    X(TR_DRIFT, "clock drift")                                                 \
     X(TR_SLEEP, "probe 10ms took")                                             \
     X(TR_BILLED, "CPU billed/wall")
 
@@ -80,23 +124,42 @@ enum time_row {
 extern const char *const time_row_labels[TIME_ROW_COUNT];
 
 /* Time row `row` of source m: its figure (right-aligned in VIEW_VALUE_W)
- * and a detail ("±0.3ms", "host 10.4ms", "off: not 0.95-1.05"). The host
- * (is_host) is the reference: no offset or drift of its own. */
-void view_time_cell(const struct source_model *m, bool is_host, int row,
+ * and a detail ("±0.3ms", "±2 ppm", "runs fast", "not 0.95-1.05"). The
+ * offset in the unit that fits ("+5.000s", "+1.000d"), the drift in ppm
+ * up to ±1% and as a rate factor beyond ("×1.0100", "×415"). The host
+ * (is_host) is the reference: no offset or drift of its own. True when
+ * the figure is a fault: an offset beyond VIEW_OFFSET_FAULT_S, a drift
+ * beyond VIEW_DRIFT_FAULT_PPM, CPU billed/wall outside 0.95-1.05. */
+bool view_time_cell(const struct source_model *m, bool is_host, int row,
                     char *val, size_t vn, char *detail, size_t dn, bool utf8);
 
-/* The guest/host ratio of a Time row (> 1 worse in the guest), NaN where
- * a ratio means nothing. */
+/* The guest/host ratio of a Time row (> 1 worse in the guest; for the
+ * drift the guest clock's rate, VR_RATE), NaN where there is none. */
 double view_time_ratio(const struct source_model *guest,
                        const struct source_model *host, int row);
 
+/* The kind of a Time row's ratio. */
+enum view_ratio_kind view_time_ratio_kind(int row);
+
+/* A figure with its fault marker: VIEW_FAULT_MARK in the blank just
+ * before the figure of val (right-aligned in VIEW_VALUE_W, "  !+5.000s")
+ * when fault, for output without colour. */
+void view_mark_fault(char *val, bool fault);
+
 struct jobs;
 
-/* Workload w's figure on source src (right-aligned in VIEW_VALUE_W) and
- * its detail: "±6 ns" (95% interval of the repeats; "+-" in ASCII),
- * "> 2/3 ns" while running, "failed: why", or "" when it never ran there. */
+/* Workload w's figure on source src (right-aligned in VIEW_VALUE_W; a
+ * time in the unit that fits, "1.20µs", else SI, "12.3M") and its detail:
+ * "±6.0ns" (95% interval of the repeats; "+-" in ASCII), "> 2/3" while
+ * running, "loops/s ±0.3M" and "loops/s > 2/3" where the unit is not a
+ * time, "failed: why", or "" when it never ran there. */
 void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
                    char *detail, size_t dn, bool utf8);
+
+/* The kind of workload w's ratio on guest: VR_EMPTY while neither the
+ * guest nor the host has run it, else VR_JUDGED. */
+enum view_ratio_kind view_job_ratio_kind(const struct jobs *j, int guest,
+                                         int w);
 
 /* The guest/host ratio of workload w, > 1 when worse in the guest (slower
  * or less throughput); NaN when either side has no figure. */

@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "core/clock_model.h"
-#include "view/fmt.h"
 #include "core/ratio.h"
+#include "view/fit.h"
+#include "view/fmt.h"
 #include "workloads/extras.h"
 #include "workloads/sleep_acc.h"
 
@@ -146,24 +147,23 @@ int view_time_lines(const struct session *s, const struct jobs *j,
     return n;
 }
 
-/* A figure in at most VIEW_VALUE_W characters, 3 decimals when there is
- * room. */
+/* A figure in at most VIEW_FIGURE_W cells, up to 3 decimals. */
 static void num_text(char *buf, size_t n, double v)
 {
+    for (int dec = 3; dec >= 0; dec--) {
+        snprintf(buf, n, "%.*f", dec, v);
+        if (!isfinite(v) || fit_cells(buf) <= VIEW_FIGURE_W)
+            break;
+    }
     if (!isfinite(v))
         snprintf(buf, n, "n/a");
-    else if (fabs(v) < 1000)
-        snprintf(buf, n, "%.3f", v);
-    else
-        snprintf(buf, n, "%.0f", v);
+    else if (fit_cells(buf) > VIEW_FIGURE_W)
+        fit_si(buf, n, VIEW_FIGURE_W, v, 0);
 }
 
-static void duration_text(char *buf, size_t n, double secs)
+static void duration_text(char *buf, size_t n, double secs, bool utf8)
 {
-    if (secs >= 1)
-        snprintf(buf, n, "%.4fs", secs);
-    else
-        snprintf(buf, n, "%.3fms", secs * 1e3);
+    fit_duration(buf, n, VIEW_FIGURE_W, secs, utf8 ? FIT_UTF8 : 0);
 }
 
 /* view_sleep_figures with the sleep workload's index w. */
@@ -193,36 +193,38 @@ bool view_sleep_figures(const struct session *s, const struct jobs *j, int src,
 
 static void sleep_cell(const struct session *s, const struct jobs *j, int w,
                        int src, int d, char *raw, size_t rn, char *detail,
-                       size_t dn)
+                       size_t dn, bool utf8)
 {
     double req, took, host;
     if (!sleep_figures(s, j, w, src, d, &req, &took, &host))
         return;
-    duration_text(raw, rn, took);
+    duration_text(raw, rn, took, utf8);
+    char h[24];
     if (isfinite(host)) {
-        char h[24];
-        duration_text(h, sizeof(h), host);
+        duration_text(h, sizeof(h), host, utf8);
         snprintf(detail, dn, "host saw %s", h);
     } else {
-        snprintf(detail, dn, "p99 +%.0fus", sleep_extra(j, w, src, d, "p99"));
+        fit_duration(h, sizeof(h), VIEW_ERR_W,
+                     sleep_extra(j, w, src, d, "p99") * 1e-6,
+                     utf8 ? FIT_UTF8 : 0);
+        snprintf(detail, dn, "p99 +%s", h);
     }
 }
 
-void view_time_line_cell(const struct session *s, const struct jobs *j, int src,
+bool view_time_line_cell(const struct session *s, const struct jobs *j, int src,
                          const struct time_line *tl, char *val, size_t vn,
                          char *detail, size_t dn, bool utf8)
 {
-    if (tl->kind == TL_FIXED) {
-        view_time_cell(&s->model[src], src == 0, tl->index, val, vn, detail, dn,
-                       utf8);
-        return;
-    }
+    if (tl->kind == TL_FIXED)
+        return view_time_cell(&s->model[src], src == 0, tl->index, val, vn,
+                              detail, dn, utf8);
     char raw[32] = "";
     detail[0] = '\0';
     const struct wl_result *r = last_of(j, src, tl->wl);
     switch (tl->kind) {
     case TL_SLEEP:
-        sleep_cell(s, j, tl->wl, src, tl->index, raw, sizeof(raw), detail, dn);
+        sleep_cell(s, j, tl->wl, src, tl->index, raw, sizeof(raw), detail, dn,
+                   utf8);
         break;
     case TL_FAIR:
         if (r && tl->index == 0)
@@ -240,6 +242,7 @@ void view_time_line_cell(const struct session *s, const struct jobs *j, int src,
         break;
     }
     fmt_right(val, vn, VIEW_VALUE_W, raw);
+    return false;
 }
 
 double view_time_line_ratio(const struct session *s, const struct jobs *j,
@@ -263,4 +266,20 @@ double view_time_line_ratio(const struct session *s, const struct jobs *j,
         return ratio_oriented(task_value(g, tl->index),
                               task_value(h, tl->index), RO_HIGHER_WORSE);
     return NAN;
+}
+
+enum view_ratio_kind view_time_line_ratio_kind(const struct time_line *tl)
+{
+    switch (tl->kind) {
+    case TL_FIXED:
+        return view_time_ratio_kind(tl->index);
+    case TL_FAIR:
+        return fair_rows[tl->index].ro == RO_NONE ? VR_NONE : VR_JUDGED;
+    case TL_SLEEP:
+    case TL_TASK:
+        return VR_JUDGED;
+    case TL_RULE:
+        break;
+    }
+    return VR_EMPTY;
 }

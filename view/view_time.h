@@ -38,8 +38,9 @@ int view_time_lines(const struct session *s, const struct jobs *j,
                     struct time_line *out, int max, int max_tasks);
 
 /* Line tl's figure on source src (right-aligned in VIEW_VALUE_W) and its
- * detail ("host saw 1.021s", "p99 +80us"); blank for a rule. */
-void view_time_line_cell(const struct session *s, const struct jobs *j, int src,
+ * detail ("host saw 1.021s", "p99 +80.0µs"); blank for a rule. True when
+ * the figure is a fault (view_time_cell). */
+bool view_time_line_cell(const struct session *s, const struct jobs *j, int src,
                          const struct time_line *tl, char *val, size_t vn,
                          char *detail, size_t dn, bool utf8);
 
@@ -54,5 +55,8 @@ bool view_sleep_figures(const struct session *s, const struct jobs *j, int src,
 /* Line tl's guest/host ratio, > 1 worse in the guest; NaN for none. */
 double view_time_line_ratio(const struct session *s, const struct jobs *j,
                             int guest, const struct time_line *tl);
+
+/* What line tl's ratio cell holds (view_ratio_kind). */
+enum view_ratio_kind view_time_line_ratio_kind(const struct time_line *tl);
 
 #endif

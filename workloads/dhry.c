@@ -259,7 +259,7 @@ const struct workload wl_dhry = {
     .name = "dhry",
     .desc = "integer loops in the spirit of Dhrystone 2.1 (UnixBench "
             "dhry2reg)",
-    .unit = "lps",
+    .unit = "loops/s", /* as pipe-tput says it (UnixBench: lps) */
     .better = WL_HIGHER_IS_BETTER,
     .setup = dhry_setup,
     .step = dhry_step,

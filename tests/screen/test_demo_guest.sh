@@ -62,7 +62,7 @@ run_workload() {
     for ((i = 0; i < downs; i++)); do tm send-keys -t t Down; done
     tm send-keys -t t Space
     wait_for 10 has "^> $name " || { screen; fail "$name did not start"; }
-    wait_for 60 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^  $name +[0-9.]+[kM]? ±[^ ]+ [^ ]+ +[0-9.]+[kM]? ±[^ ]+ [^ ]+ +[0-9.]+\$'" ||
+    wait_for 60 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^  $name +[0-9.]+[^ ]* ±[^ ]+ +[0-9.]+[^ ]* ±[^ ]+ +[0-9.]+\$'" ||
         { screen; fail "$name gave no figures on both sides"; }
     r=$(ratio "$name")
     # sanitized builds slow the host's side (a fork copies ASan's shadow

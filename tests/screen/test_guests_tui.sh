@@ -36,20 +36,20 @@ echo "ok: both columns live, ratios shown"
 
 # syscall-null is the first workload: select it and start it everywhere
 tm send-keys -t t Down Up Space
-wait_for 10 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^> syscall-null +[0-9.]+k? > [0-9]/3 ns +[0-9.]+k? > [0-9]/3 ns'" ||
+wait_for 10 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^> syscall-null +[0-9.]+(ns|µs) > [0-9]/3 +[0-9.]+(ns|µs) > [0-9]/3'" ||
     { screen; fail "no live figures on host and g1"; }
 echo "ok: running on host and g1: $(row syscall-null)"
 wait_for 10 has "r: pmcd refused the store; on the guest add 'allow \"(127\.0\.0\.1|::1)\" : store;' to \[access\] in pmcd.conf" ||
     { screen; fail "no refusal with its fix for r"; }
 echo "ok: r's refusal shown with the pmcd.conf line"
-wait_for 20 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^  syscall-null +[0-9.]+k? ±[0-9.]+k? ns +[0-9.]+k? ±[0-9.]+k? ns +[0-9.]+ +failed'" ||
+wait_for 20 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^  syscall-null +[0-9.]+(ns|µs) ±[0-9.]+(ns|µs) +[0-9.]+(ns|µs) ±[0-9.]+(ns|µs) +[0-9.]+ +failed pmcd refused'" ||
     { screen; fail "no statistics and ratio after the repeats"; }
 has '^  index .* [0-9]+\.[0-9]+ ' || { screen; fail "no index"; }
 echo "ok: done: $(row syscall-null)"
 
 # start syscall-read, then stop it by key while it runs
 tm send-keys -t t Down Space
-wait_for 10 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^> syscall-read +[0-9.]+k? > .* [0-9.]+k? > '" ||
+wait_for 10 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^> syscall-read +[0-9.]+(ns|µs) > .* [0-9.]+(ns|µs) > '" ||
     { screen; fail "syscall-read not running on host and g1"; }
 tm send-keys -t t Space
 wait_for 10 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^  syscall-read '" ||

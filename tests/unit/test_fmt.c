@@ -88,6 +88,10 @@ static void test_right(void **state)
     }
     fmt_right(buf, 1, 5, "x");
     assert_string_equal(buf, "");
+    /* a cell a character: ×1.0100 keeps the blank before it */
+    char wide[16];
+    fmt_right(wide, sizeof(wide), 8, "\u00d71.0100");
+    assert_string_equal(wide, " \u00d71.0100");
 }
 
 int main(void)

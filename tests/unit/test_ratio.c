@@ -21,6 +21,24 @@ static void test_orientation(void **state)
     assert_true(ratio_oriented(2, 1, RO_LOWER_WORSE) < 1);
 }
 
+/* Activity is compared, not judged: an idle guest's 0.02 of the host's
+ * context switches is no "better" (it was coloured green). */
+static void test_busier_is_not_judged(void **state)
+{
+    (void)state;
+    assert_true(fabs(ratio_oriented(5, 1, RO_HIGHER_BUSIER) - 5) < 1e-12);
+    assert_true(fabs(ratio_oriented(20, 80, RO_LOWER_BUSIER) - 4) < 1e-12);
+    assert_true(ratio_judged(RO_HIGHER_WORSE));
+    assert_true(ratio_judged(RO_LOWER_WORSE));
+    assert_false(ratio_judged(RO_HIGHER_BUSIER));
+    assert_false(ratio_judged(RO_LOWER_BUSIER));
+    assert_false(ratio_judged(RO_NONE));
+    assert_false(ratio_judged(metric_descs[METRIC_CTXSW].ratio));
+    assert_false(ratio_judged(metric_descs[METRIC_INTR].ratio));
+    assert_false(ratio_judged(metric_descs[METRIC_RUNNABLE].ratio));
+    assert_true(ratio_judged(metric_descs[METRIC_CPU_STEAL].ratio));
+}
+
 static void test_missing_sides(void **state)
 {
     (void)state;
@@ -52,6 +70,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_orientation),
+        cmocka_unit_test(test_busier_is_not_judged),
         cmocka_unit_test(test_missing_sides),
         cmocka_unit_test(test_geomean),
     };

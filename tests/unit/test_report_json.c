@@ -216,6 +216,27 @@ static void test_guest_stats(void **state)
     json_decref(root);
 }
 
+/* The Time rows the text report marks with "!" are listed as faults: the
+ * guest's CPU billed/wall of 1.15, outside 0.95-1.05; none on the host. */
+static void test_time_faults(void **state)
+{
+    (void)state;
+    write_fixture();
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    assert_non_null(root);
+    json_t *srcs = json_object_get(root, "sources");
+    json_t *host = json_object_get(
+        json_object_get(json_array_get(srcs, 0), "time"), "faults");
+    json_t *guest = json_object_get(
+        json_object_get(json_array_get(srcs, 1), "time"), "faults");
+    assert_true(json_is_array(host) && json_array_size(host) == 0);
+    assert_true(json_is_array(guest) && json_array_size(guest) == 1);
+    assert_string_equal(json_string_value(json_array_get(guest, 0)),
+                        "CPU billed/wall");
+    json_decref(root);
+}
+
 /* report_read fails with a one-line error that holds `want`. */
 static void assert_refused(const char *source, const char *want)
 {
@@ -395,6 +416,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_version, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_stats, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_time_faults, setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrong_version, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_a_report, setup, teardown),

@@ -97,11 +97,11 @@ static void test_sleep_host_saw(void **state)
     char val[32], detail[64];
     view_time_line_cell(s, j, 1, one, val, sizeof(val), detail, sizeof(detail),
                         false);
-    assert_string_equal(val, " 1.5000s");
-    assert_string_equal(detail, "host saw 4.0500s");
+    assert_string_equal(val, "  1.500s");
+    assert_string_equal(detail, "host saw 4.050s");
     view_time_line_cell(s, j, 0, one, val, sizeof(val), detail, sizeof(detail),
                         false);
-    assert_string_equal(val, " 1.0001s");
+    assert_string_equal(val, "  1.000s");
     assert_string_equal(detail, "p99 +120us");
     assert_float_equal(view_time_line_ratio(s, j, 1, one), 1.5 / 1.00007, 1e-9);
     fix_free(s, j);
@@ -139,6 +139,69 @@ static void test_fairness_lines(void **state)
     fix_free(s, j);
 }
 
+/* A guest whose clock reads `offset` s ahead of the host's and runs at
+ * `rate` of real time. */
+static void clock_guest(struct source_model *m, double offset, double rate)
+{
+    model_init(m, "guest1", "127.0.0.1:44322");
+    for (int k = 0; k < 60; k++) {
+        struct sample s = fix_sample(100 + k, 3, 0);
+        s.t_source = s.t_real + offset + (rate - 1) * k;
+        model_update(m, &s);
+    }
+}
+
+struct clock_case {
+    double offset, rate;
+    const char *offset_val, *drift_val, *drift_detail, *ratio;
+    bool offset_fault, drift_fault;
+};
+
+/* The clock rows in the unit that fits, faults flagged (and marked where
+ * there is no colour), the drift's ratio column holding the clock's rate:
+ * a day ahead once read +8640000 (a digit lost), 5 s glued to the cell
+ * before it, a drift of 4.8e8 ppm as +4823169. */
+static void test_clock_rows(void **state)
+{
+    (void)state;
+    static const struct clock_case cases[] = {
+        {86400, 1, " +1.000d", "      +0", "+-", " 1.0000", true, false},
+        {5, 1, " +5.000s", "      +0", "+-", " 1.0000", true, false},
+        {2e-4, 1.0001, "  +200us", "    +100", "+-", " 1.0001", false, false},
+        {0, 1.001, "     +0s", "   +1000", "+-", " 1.0010", false, true},
+        {0, 1.02, "    +0s", " x1.0200", "fast", " 1.0200", false, true},
+        {0, 0.3643, "    +0s", "  x0.364", "slow", "  0.364", false, true},
+        {0, 415, "    +0s", "    x415", "fast", "    415", false, true},
+        {0, 4.82e8, "    +0s", " x4.82e8", "fast", " 4.82e8", false, true},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct clock_case *c = &cases[i];
+        struct source_model m, host;
+        clock_guest(&m, c->offset, c->rate);
+        model_init(&host, "host", "");
+        char val[32], detail[64], ratio[16];
+        bool fault = view_time_cell(&m, false, TR_DRIFT, val, sizeof(val),
+                                    detail, sizeof(detail), false);
+        if (strcmp(val, c->drift_val) || fault != c->drift_fault ||
+            strncmp(detail, c->drift_detail, strlen(c->drift_detail)) ||
+            (detail[0] == '+' && !strstr(detail, "ppm")))
+            fail_msg("rate %g: drift '%s' '%s' %d", c->rate, val, detail,
+                     fault);
+        view_ratio_text(view_time_ratio(&m, &host, TR_DRIFT),
+                        view_time_ratio_kind(TR_DRIFT), ratio, sizeof(ratio));
+        if (strcmp(ratio, c->ratio))
+            fail_msg("rate %g: ratio '%s'", c->rate, ratio);
+        if (c->rate != 1)
+            continue; /* the offset grows: the first two cases check it */
+        fault = view_time_cell(&m, false, TR_OFFSET, val, sizeof(val), detail,
+                               sizeof(detail), false);
+        if (strcmp(val, c->offset_val) || fault != c->offset_fault)
+            fail_msg("offset %g: '%s' %d", c->offset, val, fault);
+        view_mark_fault(val, fault);
+        assert_true((strchr(val, '!') != NULL) == fault);
+    }
+}
+
 /* Before sched and sleep ran anywhere: just the clock rows. */
 /* A live guest with pmdaparallax, as its headers would show it. */
 static void live_guest(struct source_model *m, const char *host)
@@ -157,7 +220,7 @@ static void live_guest(struct source_model *m, const char *host)
 static void header(const struct source_model *m, int row, int width, char *buf,
                    size_t n)
 {
-    view_source_header(m, row, 0, 1, width, buf, n);
+    view_source_header(m, row, 0, 1, width, buf, n, false);
     assert_true((int)strlen(buf) <= width);
 }
 
@@ -231,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_extras_bad_lines_and_room),
         cmocka_unit_test(test_sleep_host_saw),
         cmocka_unit_test(test_fairness_lines),
+        cmocka_unit_test(test_clock_rows),
         cmocka_unit_test(test_no_runs_no_lines),
         cmocka_unit_test(test_headers_shorten),
         cmocka_unit_test(test_host_header_names_backend),
