@@ -14,16 +14,30 @@
 #include <unistd.h>
 
 #include "collectors/backend.h"
+#include "collectors/kernel_sched.h"
 #include "collectors/pmda_jobs.h"
 #include "collectors/syscalls_switch.h"
 
-/* What a source is, fetched with the metrics. */
-enum info_id { INFO_HOST, INFO_RELEASE, INFO_NCPU, INFO_PHYSMEM, INFO_COUNT };
+/* What a source is, fetched with the metrics: the scheduler and
+ * preemption model from pmdaparallax, or else told from uname -v. */
+enum info_id {
+    INFO_HOST,
+    INFO_RELEASE,
+    INFO_NCPU,
+    INFO_PHYSMEM,
+    INFO_VERSION,
+    INFO_SCHED,
+    INFO_PREEMPT,
+    INFO_COUNT
+};
 static const char *const info_names[INFO_COUNT] = {
     [INFO_HOST] = "kernel.uname.nodename",
     [INFO_RELEASE] = "kernel.uname.release",
     [INFO_NCPU] = "hinv.ncpu",
     [INFO_PHYSMEM] = "mem.physmem",
+    [INFO_VERSION] = "kernel.uname.version",
+    [INFO_SCHED] = "parallax.kernel.scheduler",
+    [INFO_PREEMPT] = "parallax.kernel.preempt",
 };
 
 #define NPMID          (METRIC_COUNT + INFO_COUNT)
@@ -55,6 +69,7 @@ struct pcp_state {
     pmDesc diff_desc[MAX_DIFFS];
     unsigned long fetches;   /* since the context opened */
     struct source_info info; /* the last info fetched */
+    char version[128];       /* kernel.uname.version, "" when not known */
     char target[128];        /* "host[:port]", for the store hint */
 };
 
@@ -318,11 +333,12 @@ static void store_diff(const struct pcp_state *st, int k, const pmValueSet *va,
 }
 
 static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
-                       struct source_info *info)
+                       struct pcp_state *st)
 {
+    struct source_info *info = &st->info;
     pmAtomValue a;
     const pmValue *v = pick(vs, PM_IN_NULL);
-    bool str = i == INFO_HOST || i == INFO_RELEASE;
+    bool str = i != INFO_NCPU && i != INFO_PHYSMEM;
     if (!v || pmExtractValue(vs->valfmt, v, d->type, &a,
                              str ? PM_TYPE_STRING : PM_TYPE_DOUBLE) < 0)
         return;
@@ -333,6 +349,18 @@ static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
                  sizeof(info->host), "%s", a.cp);
         free(a.cp);
         break;
+    case INFO_VERSION:
+        snprintf(st->version, sizeof(st->version), "%s", a.cp);
+        free(a.cp);
+        break;
+    case INFO_SCHED:
+        snprintf(info->sched, sizeof(info->sched), "%s", a.cp);
+        free(a.cp);
+        break;
+    case INFO_PREEMPT:
+        snprintf(info->preempt, sizeof(info->preempt), "%s", a.cp);
+        free(a.cp);
+        break;
     case INFO_NCPU:
         info->ncpu = (int)a.d;
         break;
@@ -340,6 +368,18 @@ static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
         info->mem_bytes = a.d * 1024;
         break;
     }
+}
+
+/* The scheduler and preemption model told from the release and uname -v
+ * alone, for a pmcd without pmdaparallax (or an older one). */
+static void tell_sched(struct pcp_state *st)
+{
+    struct kernel_sched k;
+    struct kernel_facts f = {.release = st->info.release,
+                             .version = st->version};
+    kernel_sched_tell(&f, &k);
+    snprintf(st->info.sched, sizeof(st->info.sched), "%s", k.family);
+    snprintf(st->info.preempt, sizeof(st->info.preempt), "%s", k.preempt);
 }
 
 static int pcp_fetch(void *state, struct sample *out)
@@ -388,8 +428,10 @@ static int pcp_fetch(void *state, struct sample *out)
         const pmValueSet *vs = rp->vset[st->nsteady + k];
         int i = METRIC_COUNT + k;
         if (st->known[i] && vs->numval > 0)
-            store_info(k, &st->desc[i], vs, &st->info);
+            store_info(k, &st->desc[i], vs, st);
     }
+    if (info && !st->info.sched[0]) /* no pmdaparallax: uname's word */
+        tell_sched(st);
     st->info.pmda = st->pmda;
     out->info = st->info;
     pmFreeHighResResult(rp);

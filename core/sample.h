@@ -16,6 +16,8 @@ struct source_info {
     int ncpu;         /* 0 when unknown */
     double mem_bytes; /* physical memory, 0 when unknown */
     bool pmda;        /* pmdaparallax answers there */
+    char sched[16];   /* its CPU scheduler, "CFS", "EEVDF"; "" unknown */
+    char preempt[24]; /* its preemption model, "voluntary", "RT lazy" */
 };
 
 #define SAMPLE_MAX_JOBS   64

@@ -129,6 +129,12 @@ static int singular_value(int id, pmAtomValue *atom)
         return u32(atom, (uint32_t)runs_live(a->runs));
     case M_AGENT_PROBE_INTERVAL:
         return dbl(atom, a->probe_every);
+    case M_KERNEL_SCHED: /* "" when unknown: no value rather than a guess */
+        return a->kernel.family[0] ? str(atom, a->kernel.family)
+                                   : PMDA_FETCH_NOVALUES;
+    case M_KERNEL_PREEMPT:
+        return a->kernel.preempt[0] ? str(atom, a->kernel.preempt)
+                                    : PMDA_FETCH_NOVALUES;
     case M_CLK_PROBES:
         return u64(atom, a->probe.count);
     case M_CLK_SLEEP_REQ:
