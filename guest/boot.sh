@@ -374,7 +374,7 @@ sweep_uml_dirs() {
 }
 
 # port_taken: slirp could not listen on PORT (taken since free_port).
-port_taken() { grep -q 'Redirection failed: Address already in use' "$QEMU_ERR"; }
+port_taken() { grep -qs 'Redirection failed: Address already in use' "$QEMU_ERR"; }
 
 # listen_port PID: the TCP port PID listens on at 127.0.0.1, from /proc
 # (the socket inodes in its fd table, matched in /proc/net/tcp).
