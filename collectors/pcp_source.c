@@ -70,6 +70,7 @@ struct pcp_state {
     unsigned long fetches;   /* since the context opened */
     struct source_info info; /* the last info fetched */
     char version[128];       /* kernel.uname.version, "" when not known */
+    int syscalls_err;        /* the agent's last answer for the counter */
     char target[128];        /* "host[:port]", for the store hint */
 };
 
@@ -370,6 +371,38 @@ static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
     }
 }
 
+/* The agent counts no system calls (its answer: code): a word for the
+ * cell, and, when the answer changes, its own account of why (one more
+ * fetch, of parallax.syscalls.status). */
+static void syscalls_why(struct pcp_state *st, int code)
+{
+    struct source_info *i = &st->info;
+    if (code == st->syscalls_err)
+        return;
+    st->syscalls_err = code;
+    i->syscalls_why[0] = i->syscalls_status[0] = '\0';
+    if (code == 0)
+        return;
+    snprintf(i->syscalls_why, sizeof(i->syscalls_why), "%s",
+             code == PM_ERR_APPVERSION   ? "no tracepoint"
+             : code == PM_ERR_PERMISSION ? "not allowed"
+             : code == PM_ERR_AGAIN      ? "paused"
+                                         : "n/a");
+    const char *name = "parallax.syscalls.status";
+    pmID id;
+    pmResult *rp = NULL;
+    pmAtomValue a;
+    if (pmLookupName(1, &name, &id) == 1 && pmFetch(1, &id, &rp) >= 0 &&
+        rp->vset[0]->numval > 0 &&
+        pmExtractValue(rp->vset[0]->valfmt, &rp->vset[0]->vlist[0],
+                       PM_TYPE_STRING, &a, PM_TYPE_STRING) >= 0) {
+        snprintf(i->syscalls_status, sizeof(i->syscalls_status), "%s", a.cp);
+        free(a.cp);
+    }
+    if (rp)
+        pmFreeResult(rp);
+}
+
 /* The scheduler and preemption model told from the release and uname -v
  * alone, for a pmcd without pmdaparallax (or an older one). */
 static void tell_sched(struct pcp_state *st)
@@ -420,6 +453,10 @@ static int pcp_fetch(void *state, struct sample *out)
             (i != METRIC_SYSCALLS || syscalls))
             store_metric(st, i, vs, out);
     }
+    if (st->pmda && METRIC_SYSCALLS < rp->numpmid)
+        syscalls_why(st, syscalls && rp->vset[METRIC_SYSCALLS]->numval < 0
+                             ? rp->vset[METRIC_SYSCALLS]->numval
+                             : 0);
     int pj_at = METRIC_COUNT + st->ndiff;
     if (st->pj.known && rp->numpmid >= pj_at + PMDA_NMETRICS)
         pmda_jobs_decode(&st->pj, rp->vset + pj_at, out);

@@ -18,6 +18,10 @@ struct source_info {
     bool pmda;        /* pmdaparallax answers there */
     char sched[16];   /* its CPU scheduler, "CFS", "EEVDF"; "" unknown */
     char preempt[24]; /* its preemption model, "voluntary", "RT lazy" */
+    /* while system calls are wanted and its agent counts none: a word for
+     * the cell ("no tracepoint") and the agent's own account */
+    char syscalls_why[24];
+    char syscalls_status[160];
 };
 
 #define SAMPLE_MAX_JOBS   64

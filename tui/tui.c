@@ -207,12 +207,24 @@ static void add_guest(struct session *s, const char *text)
                  spec.target);
 }
 
-/* Why this host's system call counter did not open, once per failure. */
-static bool syscalls_failure_news(char *status, size_t n)
+/* Why this host's system call counter did not open, once per failure;
+ * and why a guest's agent counts none, once each time that changes. */
+static bool syscalls_failure_news(const struct session *s, char *status,
+                                  size_t n)
 {
     static unsigned seen;
+    static char told[SESSION_MAX_SOURCES][160];
     char why[160];
     unsigned seq = syscalls_host_failure(why, sizeof(why));
+    for (int i = 1; i < s->nsrc; i++) {
+        const char *now = s->model[i].info.syscalls_status;
+        if (strcmp(told[i], now) == 0)
+            continue;
+        snprintf(told[i], sizeof(told[i]), "%s", now);
+        if (now[0])
+            snprintf(status, n, "syscalls/s on %s: %s", s->model[i].name, now);
+        return now[0] != '\0';
+    }
     if (seq == seen)
         return false;
     seen = seq;
@@ -324,7 +336,7 @@ static int main_loop(struct session *s, bool utf8)
             redraw = true;
         if (jobs_update(&jobs, s))
             redraw = true;
-        if (syscalls_failure_news(table.status, sizeof(table.status)))
+        if (syscalls_failure_news(s, table.status, sizeof(table.status)))
             redraw = true;
         if (demo_step(s))
             redraw = true;

@@ -172,6 +172,10 @@ void view_metric_cell(const struct source_model *m, int id, char *val,
     fmt_right(val, vn, VIEW_VALUE_W, raw);
     double top = d->format == MF_PERCENT ? 100 : 0;
     fmt_spark(spark, sn, &m->hist[id], spark_w, top, utf8);
+    /* a guest that counts no system calls says why in a word */
+    if (id == METRIC_SYSCALLS && !isfinite(m->value[id]) &&
+        m->info.syscalls_why[0])
+        snprintf(spark, sn, "%-*.*s", spark_w, spark_w, m->info.syscalls_why);
 }
 
 double view_metric_ratio(const struct source_model *guest,
