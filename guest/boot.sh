@@ -52,8 +52,9 @@ usage: guest/boot.sh [options]
       --uml            User-Mode Linux instead of qemu: the kernel runs as a
                        host process (linux.uml), its network through slirp;
                        1 CPU, no KVM, no --icount, the host's own clock
-      --port N         with --uml: the first port to try for pmcd (default:
-                       a free one); a port taken meanwhile means another try
+      --port N         with --uml: the port to forward to pmcd first
+                       (default: a free one); when slirp finds it taken,
+                       boot.sh tries a free one
       --clock MODE     host: set the guest's clock from the host's at boot
                        (default; within a few ms); rtc: keep the emulated
                        RTC's whole seconds (up to 1 s off, unsynchronised)
@@ -317,11 +318,15 @@ start_qemu() {
     say "qemu $QPID started: booting the kernel"
 }
 
-# free_port: a TCP port nobody listens on, below the kernel's ephemeral
-# range (a port there can be the local end of a connection), from PORT0
-# when given.
+# free_port: PORT0 when given (as it is: slirp tells when it is taken),
+# else a TCP port nobody listens on, below the kernel's ephemeral range (a
+# port there can be the local end of a connection).
 free_port() {
-    local p=${PORT0:-$((20000 + RANDOM % 12000))} hex
+    local p=$((20000 + RANDOM % 12000)) hex
+    if [ -n "$PORT0" ]; then
+        echo "$PORT0"
+        return
+    fi
     for _ in $(seq 50); do
         printf -v hex '%04X' "$p"
         grep -q ":$hex 0*:0000 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null || break

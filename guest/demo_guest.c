@@ -184,22 +184,11 @@ static bool read_lines(int fd, char *buf, size_t cap, size_t *len,
     }
 }
 
-/* The time now on CLOCK_MONOTONIC, in seconds. */
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-#define PREPARE_QUIET_S 1.0 /* progress shown once a step takes this long */
-
-/* What boot.sh --prepare said last (without "boot: "), and whether it is
- * still to be told. */
+/* What boot.sh --prepare said last (without "boot: "). */
 struct prepare_talk {
     char last[512];
-    bool pending;
-    double since;
+    int fd;   /* where its steps show while it runs, or -1 */
+    bool tty; /* fd is a terminal: steps show there, each over the last */
 };
 
 static void on_prepare_line(void *ctx, char *line)
@@ -207,32 +196,26 @@ static void on_prepare_line(void *ctx, char *line)
     struct prepare_talk *t = ctx;
     snprintf(t->last, sizeof(t->last), "%s",
              strncmp(line, "boot: ", 6) ? line : line + 6);
-    t->pending = true;
-    t->since = now_s();
+    if (t->tty)
+        dprintf(t->fd, "\rparallax: %s\033[K", t->last);
 }
 
-/* boot.sh --prepare's stderr until it ends: each line is told on fd once
- * no other line followed it within PREPARE_QUIET_S (a step that takes a
- * while: a download), so that a quick failure is the one line that says
- * why; the last one stays in t. */
-static void follow_prepare(int errfd, const char *label, int fd,
-                           struct prepare_talk *t)
+/* boot.sh --prepare's stderr until it ends; the last line stays in t. On
+ * a terminal each step (a download can take a minute) shows over the one
+ * before and goes at the end, so that a failure is the one line that says
+ * why, there as in a log. */
+static void follow_prepare(int errfd, struct prepare_talk *t)
 {
     char buf[1024];
     size_t len = 0;
     for (;;) {
         struct pollfd pfd = {.fd = errfd, .events = POLLIN};
-        int wait = t->pending ? (int)(PREPARE_QUIET_S * 1000) : -1;
-        int n = poll(&pfd, 1, wait);
-        if (t->pending && now_s() - t->since >= PREPARE_QUIET_S) {
-            if (fd >= 0)
-                dprintf(fd, "parallax: demo guest %s: %s\n", label, t->last);
-            t->pending = false;
-        }
-        if (n > 0 &&
+        if (poll(&pfd, 1, -1) > 0 &&
             !read_lines(errfd, buf, sizeof(buf), &len, on_prepare_line, t))
-            return;
+            break;
     }
+    if (t->tty)
+        dprintf(t->fd, "\r\033[K");
 }
 
 int demo_guest_prepare(const char *variants, int fd, char *err, size_t errlen)
@@ -252,17 +235,16 @@ int demo_guest_prepare(const char *variants, int fd, char *err, size_t errlen)
     pid_t pid = spawn(&c, &out, &errfd, err, errlen);
     if (pid < 0)
         return -1;
-    char label[40];
-    struct prepare_talk talk = {.last = ""};
-    snprintf(label, sizeof(label), "kernel=%s", kernel);
-    follow_prepare(errfd, label, fd, &talk);
+    struct prepare_talk talk = {.last = "", .fd = fd, .tty = isatty(fd) == 1};
+    follow_prepare(errfd, &talk);
     close(out);
     close(errfd);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
-    snprintf(err, errlen, "demo guest %s: %s", label,
+    /* boot.sh's last line names the kernel: "kernel 6.12-rt: cannot ..." */
+    snprintf(err, errlen, "demo guest: %s",
              talk.last[0] ? talk.last : "guest/boot.sh --prepare failed");
     return -1;
 }

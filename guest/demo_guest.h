@@ -60,8 +60,9 @@ void demo_guest_name(const char *variants, const char *accel, char *buf,
 
 /* Fetches and builds what the variants need before the guest can boot
  * (another kernel: guest/boot.sh --prepare, through apt and cached), now,
- * telling on fd (-1: nowhere) the steps that take a while. 0, or -1 with
- * the one line that says why (naming the package) in err. */
+ * showing its steps on fd when that is a terminal (each over the last,
+ * gone at the end). 0, or -1 with the one line that says why (naming the
+ * package) in err. */
 int demo_guest_prepare(const char *variants, int fd, char *err, size_t errlen);
 
 /* Starts guest/boot.sh with the options of `variants`, for the image in

@@ -24,9 +24,9 @@ struct demo_guests {
 
 struct session;
 
-/* Prepares the n variants (another kernel is fetched; the steps that take
- * a while are told on fd, -1: nowhere), then starts every guest. Nothing
- * boots unless every variant could be prepared. 0, or -1 with a one-line
+/* Prepares the n variants (another kernel is fetched; its steps show on
+ * fd when that is a terminal), then starts every guest. Nothing boots
+ * unless every variant could be prepared. 0, or -1 with a one-line
  * message in err (nothing left running). */
 int demo_guests_start(struct demo_guests *d, const char *const *variants, int n,
                       int fd, char *err, size_t errlen);

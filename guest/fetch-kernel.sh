@@ -85,7 +85,8 @@ fetch_deb() {
             [ "$(id -u)" = 0 ] ||
                 die "apt-get download ${deb%%_*} failed (stale lists? run apt-get update as root)"
             echo "fetch-kernel: download failed; apt-get update, then again" >&2
-            apt-get update -qq >/dev/null 2>&1 ||
+            # (without --error-on=any, a fetch that fails is a warning)
+            apt-get update -qq --error-on=any >/dev/null 2>&1 ||
                 die "cannot download ${deb%%_*} ($META): the archive is unreachable (apt-get update failed); nothing cached for kernel $VARIANT"
             deb=$(resolve_deb) || die "apt knows no $META after apt-get update"
             download "$cache" "${deb%%_*}" ||

@@ -6,6 +6,8 @@
 # unpacks the archives in order, so the one image serves every kernel).
 # Does nothing when both are up to date. Prints the kernel release.
 # Usage: guest/variant-image.sh OUT_DIR VARIANT   (VARIANT: 6.12, 6.12-rt)
+# Environment: PARALLAX_GUEST_CACHE, where the .debs are kept (default
+#   OUT_DIR/cache, shared with build-image.sh's kernel)
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -44,7 +46,8 @@ main() {
     # by side)
     exec 9>"$kdir/.lock"
     flock 9
-    release=$("$HERE/fetch-kernel.sh" --variant "$variant" --cache "$out/cache" "$kdir")
+    release=$("$HERE/fetch-kernel.sh" --variant "$variant" \
+        --cache "${PARALLAX_GUEST_CACHE:-$out/cache}" "$kdir")
     modules_cpio "$kdir" "$release"
     image=$kdir/initramfs.cpio.gz
     if [ ! "$image" -nt "$base" ] || [ ! "$image" -nt "$kdir/modules.cpio.gz" ]; then

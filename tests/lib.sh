@@ -109,3 +109,37 @@ tmux_parallax() {
     tm send-keys -t t "clear; $*; echo EXIT=\$?" Enter
     wait_for 10 has '^CPU user % +[0-9]+\.[0-9]' || { screen; fail "no figures ($*)"; }
 }
+
+# workload_figures NAME NSRC: the screen's row of workload NAME shows a
+# figure on each of NSRC sources (host first) and a ratio after every
+# guest's, the run over.
+workload_figures() {
+    local fig='[0-9.]+[kM]? ±[^ ]+ [^ ]+' re i
+    re="^  $1 +$fig"
+    for ((i = 1; i < $2; i++)); do re="$re +$fig +[0-9.]+"; done
+    screen | grep -qE "$re\$"
+}
+
+# run_workload NAME DOWNS [NSRC [MIN]]: on the live screen (tmux_use with
+# -J), selects workload NAME (DOWNS rows below the first), starts it with
+# Space on every source, waits up to 120 s for its figures on NSRC sources
+# (2) and checks every guest's ratio is above MIN (1; in a sanitized build
+# only that it exists: a fork there copies ASan's shadow mappings).
+run_workload() {
+    local name=$1 downs=$2 nsrc=${3:-2} min=${4:-1} r i
+    [ -z "${PARALLAX_SANITIZED:-}" ] || min=0
+    tm send-keys -t t Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
+    for ((i = 0; i < downs; i++)); do tm send-keys -t t Down; done
+    tm send-keys -t t Space
+    wait_for 10 has "^> $name " || { screen; fail "$name did not start"; }
+    wait_for 120 workload_figures "$name" "$nsrc" ||
+        { screen; fail "$name gave no figures on $nsrc sources"; }
+    # each guest's figure and ratio, after the host's figure
+    for r in $(screen | grep -E "^[> ] $name " |
+        sed -E "s/^[> ] $name +[0-9.]+[kM]? ±[^ ]+ [^ ]+//" |
+        grep -oE '[0-9.]+[kM]? ±[^ ]+ [^ ]+ +[0-9.]+' | awk '{ print $NF }'); do
+        awk -v r="$r" -v m="$min" 'BEGIN { exit !(r > m) }' ||
+            fail "$name ratio $r not above $min: $(screen | grep -E "^[> ] $name ")"
+    done
+    echo "ok: $(screen | grep -E "^[> ] $name " | sed 's/  */ /g')"
+}
