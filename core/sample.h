@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/metrics.h"
+#include "workloads/workload.h"
 
 /* What a source is: shown in its column header and in reports. */
 struct source_info {
@@ -41,6 +42,7 @@ struct pmda_job {
     double median, min, max, mean, ci_lo, ci_hi;
     char error[96];
     int extras_at; /* its extras text in sample.extras, or -1 when none */
+    struct wl_lanes lanes; /* parallax.workload.lanes: sched's tasks */
 };
 
 /* The newest clock probe of a source (pmdaparallax's parallax.clock.*, or

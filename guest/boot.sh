@@ -48,7 +48,7 @@ usage: guest/boot.sh [options]
                        50-850x real time idle, 3-8x busy. slow: -icount
                        shift=0,sleep=on, 1 ns per instruction: the clock
                        keeps real time idle and runs slow while busy (1.5x
-                       to 2.6x here)
+                       to 2.6x on a quiet host, more on a loaded one)
       --uml            User-Mode Linux instead of qemu: the kernel runs as a
                        host process (linux.uml), its network through slirp;
                        1 CPU, no KVM, no --icount, the host's own clock

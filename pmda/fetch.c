@@ -189,6 +189,19 @@ static int catalogue_value(int id, const struct workload *w, pmAtomValue *atom)
     }
 }
 
+/* "120 118 121": the lanes' counts (libpcp_pmda copies the text before
+ * the next call). */
+static const char *lanes_text(const struct wl_lanes *l)
+{
+    static char buf[WL_MAX_LANES * 21 + 1];
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < l->n && k < WL_MAX_LANES; k++)
+        used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%llu",
+                                 k ? " " : "", (unsigned long long)l->done[k]);
+    return buf;
+}
+
 static int run_value(int id, const struct run_view *v, pmAtomValue *atom)
 {
     const struct wl_stats *s = &v->stats;
@@ -219,6 +232,8 @@ static int run_value(int id, const struct run_view *v, pmAtomValue *atom)
         return str(atom, v->error);
     case M_WL_EXTRAS:
         return str(atom, v->extras);
+    case M_WL_LANES:
+        return str(atom, lanes_text(&v->lanes));
     case M_ST_N:
         return u32(atom, (uint32_t)s->n);
     case M_ST_MEDIAN:

@@ -68,6 +68,8 @@ enum cluster {
       "workload.error")                                                        \
     X(WL_EXTRAS, CL_WORKLOAD, 12, STRING, I_WL, DISCRETE, NONE,                \
       "workload.extras")                                                       \
+    X(WL_LANES, CL_WORKLOAD, 16, STRING, I_WL, INSTANT, NONE,                  \
+      "workload.lanes")                                                        \
     X(ST_N, CL_STATS, 0, U32, I_WL, INSTANT, NONE, "workload.stats.n")         \
     X(ST_MEDIAN, CL_STATS, 1, DOUBLE, I_WL, INSTANT, NONE,                     \
       "workload.stats.median")                                                 \
