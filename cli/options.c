@@ -36,7 +36,7 @@ void options_usage(FILE *f)
             "                          through apt), icount[=fast|slow] (the "
             "guest's\n"
             "                          clock runs fast: 50-850x real time idle, "
-            "3-8x\n"
+            "3-10x\n"
             "                          busy; or slow while busy, as a userland "
             "kernel's),\n"
             "                          cpus=1|2, mem=SIZE, clock=host|rtc\n"

@@ -45,7 +45,7 @@ usage: guest/boot.sh [options]
       --icount MODE    the guest's clock follows executed instructions
                        (forces tcg; 1 vCPU only). fast: qemu -icount
                        shift=5,sleep=off, idle time skipped: the clock runs
-                       50-850x real time idle, 3-8x busy. slow: -icount
+                       50-850x real time idle, 3-10x busy. slow: -icount
                        shift=0,sleep=on, 1 ns per instruction: the clock
                        keeps real time idle and runs slow while busy (1.5x
                        to 2.6x on a quiet host, more on a loaded one)
