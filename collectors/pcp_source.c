@@ -343,25 +343,22 @@ static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
     if (!v || pmExtractValue(vs->valfmt, v, d->type, &a,
                              str ? PM_TYPE_STRING : PM_TYPE_DOUBLE) < 0)
         return;
+    if (str) { /* where each string goes */
+        struct {
+            char *dst;
+            size_t n;
+        } to[INFO_COUNT] = {
+            [INFO_HOST] = {info->host, sizeof(info->host)},
+            [INFO_RELEASE] = {info->release, sizeof(info->release)},
+            [INFO_VERSION] = {st->version, sizeof(st->version)},
+            [INFO_SCHED] = {info->sched, sizeof(info->sched)},
+            [INFO_PREEMPT] = {info->preempt, sizeof(info->preempt)},
+        };
+        snprintf(to[i].dst, to[i].n, "%s", a.cp);
+        free(a.cp);
+        return;
+    }
     switch (i) {
-    case INFO_HOST:
-    case INFO_RELEASE:
-        snprintf(i == INFO_HOST ? info->host : info->release,
-                 sizeof(info->host), "%s", a.cp);
-        free(a.cp);
-        break;
-    case INFO_VERSION:
-        snprintf(st->version, sizeof(st->version), "%s", a.cp);
-        free(a.cp);
-        break;
-    case INFO_SCHED:
-        snprintf(info->sched, sizeof(info->sched), "%s", a.cp);
-        free(a.cp);
-        break;
-    case INFO_PREEMPT:
-        snprintf(info->preempt, sizeof(info->preempt), "%s", a.cp);
-        free(a.cp);
-        break;
     case INFO_NCPU:
         info->ncpu = (int)a.d;
         break;

@@ -13,6 +13,14 @@ use_build() {
     [ -x "$bin" ] || fail "no $bin; run make build"
 }
 
+# use_guest_image: use_build, then sets gdir to the demo guest's build
+# directory (BUILD/guest), and fails when its image is not built.
+use_guest_image() {
+    use_build
+    gdir=$PARALLAX_BUILD/guest
+    [ -s "$gdir/initramfs.cpio.gz" ] || fail "no guest image in $gdir; run make guest"
+}
+
 # use_agent [BUILD_DIR]: sets build (PARALLAX_BUILD, else BUILD_DIR in the
 # source tree, else build/), exported as PARALLAX_BUILD (pmcd_start_agent
 # runs the agent from it), and agent to its pmdaparallax; fails when that

@@ -13,9 +13,7 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
-use_build
-[ -s "$PARALLAX_BUILD/guest/initramfs.cpio.gz" ] ||
-    fail "no guest image in $PARALLAX_BUILD/guest; run make guest"
+use_guest_image
 image_rel=$(cat "$PARALLAX_BUILD/guest/kernel/release")
 
 tmux_use parallax-demo -J

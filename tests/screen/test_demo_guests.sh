@@ -13,9 +13,7 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
-use_build
-gdir=$PARALLAX_BUILD/guest
-[ -s "$gdir/initramfs.cpio.gz" ] || fail "no guest image in $gdir; run make guest"
+use_guest_image
 
 tmux_use parallax-guests -J
 work=$(mktemp -d)

@@ -11,9 +11,7 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
 . "$here/pmcd.sh"
-use_build
-gdir=$PARALLAX_BUILD/guest
-[ -s "$gdir/initramfs.cpio.gz" ] || fail "no guest image in $gdir; run make guest"
+use_guest_image
 { command -v linux.uml && command -v slirp; } >/dev/null ||
     fail "no linux.uml or slirp; run guest/deps.sh"
 

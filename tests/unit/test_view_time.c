@@ -224,18 +224,21 @@ static void test_headers_shorten(void **state)
     live_guest(&m, "vm");
     snprintf(m.info.sched, sizeof(m.info.sched), "EEVDF");
     snprintf(m.info.preempt, sizeof(m.info.preempt), "RT lazy");
-    header(&m, 2, 60, buf, sizeof(buf));
-    assert_string_equal(buf, "vm 6.18.44-fc-v782 EEVDF RT lazy 2cpu 3.8G");
-    header(&m, 2, 40, buf, sizeof(buf));
-    assert_string_equal(buf, "vm 6.18 EEVDF RT lazy 2cpu 3.8G");
-    header(&m, 2, 28, buf, sizeof(buf));
-    assert_string_equal(buf, "6.18 EEVDF RT lazy 2cpu 3.8G");
-    header(&m, 2, 20, buf, sizeof(buf));
-    assert_string_equal(buf, "6.18 EEVDF 2cpu 3.8G");
-    header(&m, 2, 16, buf, sizeof(buf));
-    assert_string_equal(buf, "6.18 EEVDF 2cpu");
-    header(&m, 2, 14, buf, sizeof(buf));
-    assert_string_equal(buf, "2cpu 3.8G");
+    const struct {
+        int width;
+        const char *want;
+    } fit[] = {
+        {60, "vm 6.18.44-fc-v782 EEVDF RT lazy 2cpu 3.8G"},
+        {40, "vm 6.18 EEVDF RT lazy 2cpu 3.8G"},
+        {28, "6.18 EEVDF RT lazy 2cpu 3.8G"},
+        {20, "6.18 EEVDF 2cpu 3.8G"},
+        {16, "6.18 EEVDF 2cpu"},
+        {14, "2cpu 3.8G"},
+    };
+    for (size_t k = 0; k < sizeof(fit) / sizeof(fit[0]); k++) {
+        header(&m, 2, fit[k].width, buf, sizeof(buf));
+        assert_string_equal(buf, fit[k].want);
+    }
 }
 
 static void test_host_header_names_backend(void **state)
