@@ -333,6 +333,18 @@ static void store_diff(const struct pcp_state *st, int k, const pmValueSet *va,
     out->value[id] = ca.d - cb.d;
 }
 
+/* A guest's text as it may reach a terminal or a report: bytes below
+ * space and DEL become '?' (an escape sequence in a host name must not
+ * retitle or clear the screen). */
+static void copy_printable(char *dst, size_t n, const char *src)
+{
+    size_t k = 0;
+    for (; src[k] && k + 1 < n; k++)
+        dst[k] = (unsigned char)src[k] < 0x20 || src[k] == 0x7f ? '?' : src[k];
+    if (n > 0)
+        dst[k] = '\0';
+}
+
 static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
                        struct pcp_state *st)
 {
@@ -354,7 +366,7 @@ static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
             [INFO_SCHED] = {info->sched, sizeof(info->sched)},
             [INFO_PREEMPT] = {info->preempt, sizeof(info->preempt)},
         };
-        snprintf(to[i].dst, to[i].n, "%s", a.cp);
+        copy_printable(to[i].dst, to[i].n, a.cp);
         free(a.cp);
         return;
     }
@@ -393,7 +405,7 @@ static void syscalls_why(struct pcp_state *st, int code)
         rp->vset[0]->numval > 0 &&
         pmExtractValue(rp->vset[0]->valfmt, &rp->vset[0]->vlist[0],
                        PM_TYPE_STRING, &a, PM_TYPE_STRING) >= 0) {
-        snprintf(i->syscalls_status, sizeof(i->syscalls_status), "%s", a.cp);
+        copy_printable(i->syscalls_status, sizeof(i->syscalls_status), a.cp);
         free(a.cp);
     }
     if (rp)

@@ -5,8 +5,9 @@
 # kernel, CFS and no preemption; syscall-null started by Space completes on
 # both sides with a ratio above 1; its syscalls/s cell says why it counts
 # none; after q no linux.uml, slirp or boot.sh of ours is left, nor after
-# SIGTERM or SIGKILL of parallax (--text); and boot.sh tries another port
-# when slirp finds its port taken.
+# SIGTERM or SIGKILL of parallax (--text); `--batch seed000` writes the
+# first seed comparison's report; and boot.sh tries another port when
+# slirp finds its port taken.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
@@ -76,6 +77,25 @@ text_guest() {
 }
 text_guest TERM
 text_guest KILL
+
+# the first seed comparison as a report: seed000 on the host and the UML
+# guest, every run done, system calls far costlier in the guest
+"$bin" --batch seed000 -r 1 --demo-guest=uml -o "$work/seed000.txt" \
+    2>"$work/seed000.err" || { tail -5 "$work/seed000.err"; fail "seed000 exited $?"; }
+python3 - "$work/seed000.json" <<'PY' || fail "the seed000 report"
+import json, sys
+d = json.load(open(sys.argv[1]))
+host, uml = d["sources"]
+assert uml["name"] == "demo-uml" and uml["scheduler"] == "CFS", uml["name"]
+for wl in ("syscall-null", "fork-exit", "sleep", "rsa-sign"):
+    for s in (host, uml):
+        assert s["workloads"][wl]["state"] == "done", (s["name"], wl)
+r = uml["workloads"]["syscall-null"]["ratio"]
+assert r > 3, f"syscall-null ratio {r}"
+print(f"ok: seed000 report: syscall-null x{r:.1f}, fork-exit "
+      f"x{uml['workloads']['fork-exit']['ratio']:.1f} in the UML guest")
+PY
+none_left || fail "seed000 left something running"
 
 # a port taken between boot.sh's choice and slirp's listen: another try
 taken=$(free_port) || fail "no free port"
