@@ -6,8 +6,9 @@
 # both sides with a ratio above 1; its syscalls/s cell says why it counts
 # none; after q no linux.uml, slirp or boot.sh of ours is left, nor after
 # SIGTERM or SIGKILL of parallax (--text); `--batch seed000` writes the
-# first seed comparison's report; and boot.sh tries another port when
-# slirp finds its port taken.
+# first seed comparison's report; boot.sh tries another port when slirp
+# finds its port taken; and the guest's pmcd, reachable on every address,
+# takes stores from this host's loopback only.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
@@ -115,6 +116,18 @@ port=$(sed -n 's/^PORT=\([0-9]*\) .*ACCEL=uml .*/\1/p' "$work/taken.out")
 [ "$port" != "$taken" ] || fail "ready on the taken port $taken"
 pminfo -h "127.0.0.1:$port" -f kernel.uname.release | grep -q 'value "6\.1\.' ||
     fail "no UML pmcd on port $port"
+# slirp listens on every address: stores only from this host (10.0.2.2 in
+# the guest), said so; one through another address of this host is refused
+grep -q "only stores from 10.0.2.2 (this host) are allowed" "$work/taken.err" ||
+    fail "boot.sh did not say who may store"
+pmstore -h "127.0.0.1:$port" pmcd.control.debug 0 >/dev/null ||
+    fail "a store from this host through 127.0.0.1 was refused"
+ext=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -m 1 -E '^[0-9.]+$' | grep -v '^127\.')
+if [ -n "$ext" ]; then
+    pmstore -h "$ext:$port" pmcd.control.debug 0 2>&1 | grep -q 'No permission' ||
+        fail "a store through $ext:$port was not refused"
+    echo "ok: stores through 127.0.0.1 allowed, through $ext refused"
+fi
 kill -TERM "$bpid"
 wait "$bpid" || fail "boot.sh exited $? after SIGTERM"
 wait_for 15 none_left "$port" || fail "the retried guest left something"
