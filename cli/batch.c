@@ -18,7 +18,7 @@
 
 #include "report/atomic_file.h"
 #include "report/baselines.h"
-#include "guest/demo_guest.h"
+#include "guest/demo_guests.h"
 #include "core/host_probe.h"
 #include "core/jobs.h"
 #include "report/report.h"
@@ -269,7 +269,7 @@ int batch_run(const struct options *o)
     char err[512];
     static struct session s;
     static struct jobs j;
-    static struct demo_guest demo;
+    static struct demo_guests demos;
     struct host_probe hp;
     int order[JOBS_MAX_WL];
     struct sigaction sa = {.sa_handler = on_stop};
@@ -292,8 +292,8 @@ int batch_run(const struct options *o)
     }
     int rc = 0, failed = 0, runs = 0;
     /* a guest that fails or is down does not stop the others' runs */
-    if (o->demo_guest && demo_guest_join(&demo, &s, o->demo_variants, stderr,
-                                         &stop_requested) < 0)
+    if (o->ndemo && demo_guests_join(&demos, &s, o->demo_variants, o->ndemo,
+                                     stderr, &stop_requested) < 0)
         rc = 1;
     host_probe_init(&hp);
     wait_sources(&s, &j, &hp);
@@ -314,7 +314,7 @@ int batch_run(const struct options *o)
         rc = 1;
     host_probe_stop(&hp);
     jobs_free(&j);
-    demo_guest_stop(&demo);
+    demo_guests_stop(&demos);
     session_close(&s);
     return stop_requested ? 128 + stop_requested : rc;
 }

@@ -33,9 +33,21 @@ void options_usage(FILE *f)
             "      --demo-guest[=VARIANTS]\n"
             "                          boot parallax's own micro-VM (make "
             "guest) and\n"
-            "                          watch it; VARIANTS: icount, cpus=1|2, "
-            "mem=SIZE,\n"
-            "                          clock=host|rtc (comma-separated)\n"
+            "                          watch it; repeatable, one column "
+            "each;\n"
+            "                          VARIANTS (comma-separated): uml (User-"
+            "Mode\n"
+            "                          Linux: the kernel as a host process), "
+            "kernel=\n"
+            "                          6.1|6.12|6.12-rt (CFS, EEVDF, "
+            "PREEMPT_RT; fetched\n"
+            "                          through apt), icount[=fast|slow] "
+            "(the guest's\n"
+            "                          clock runs fast: 50-850x real time "
+            "idle, 3-10x\n"
+            "                          busy; or slow while busy, as a "
+            "userland kernel's),\n"
+            "                          cpus=1|2, mem=SIZE, clock=host|rtc\n"
             "      --baseline=[LABEL=]FILE\n"
             "                          show a saved JSON report as a fixed "
             "column\n"
@@ -263,13 +275,18 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
             o->repeats = (int)r;
             break;
         }
-        case 'D': {
+        case 'D': { /* checked whole now: nothing boots on a bad one */
             char *argv_[32], buf[512];
-            o->demo_guest = true;
-            snprintf(o->demo_variants, sizeof(o->demo_variants), "%s",
-                     optarg ? optarg : "");
-            if (demo_guest_args(o->demo_variants, argv_, 32, buf, sizeof(buf),
-                                err, errlen) < 0)
+            if (o->ndemo == OPTIONS_MAX_DEMO) {
+                snprintf(err, errlen,
+                         "--demo-guest given more than %d times; that is the "
+                         "most",
+                         OPTIONS_MAX_DEMO);
+                return OPT_ERROR;
+            }
+            o->demo_variants[o->ndemo++] = optarg ? optarg : "";
+            if (demo_guest_args(optarg, argv_, 32, buf, sizeof(buf), err,
+                                errlen) < 0)
                 return OPT_ERROR;
             break;
         }

@@ -12,6 +12,7 @@
 #define INTERVAL_MIN          0.1
 #define OPTIONS_MAX_GUESTS    56 /* with the host and baselines: 64 */
 #define OPTIONS_MAX_BASELINES 7
+#define OPTIONS_MAX_DEMO      8 /* --demo-guest, repeated (DEMO_GUESTS_MAX) */
 #define REPEATS_MAX           100
 #define INTERVAL_MAX          3600.0
 
@@ -26,9 +27,9 @@ struct options {
     double interval; /* seconds between samples */
     long samples;    /* refreshes to print with --text; 0 = until stopped */
     bool text;       /* plain text on stdout instead of the screen */
-    bool demo_guest; /* boot parallax's own micro-VM as a guest */
-    char demo_variants[128]; /* --demo-guest=icount,cpus=2,... */
-    int nguests;             /* -h HOST[:PORT], in the order given */
+    int ndemo;       /* --demo-guest: parallax's own guests to boot */
+    const char *demo_variants[OPTIONS_MAX_DEMO]; /* "uml", "kernel=6.12" */
+    int nguests; /* -h HOST[:PORT], in the order given */
     struct source_spec guests[OPTIONS_MAX_GUESTS];
     const char *report_dir; /* --report-dir, NULL: the default */
     const char *theme;      /* --theme NAME or FILE, NULL: default */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "report/baselines.h"
-#include "guest/demo_guest.h"
+#include "guest/demo_guests.h"
 #include "core/host_probe.h"
 #include "core/session.h"
 #include "view/text_view.h"
@@ -87,7 +87,7 @@ int text_mode_run(const struct options *o)
     char err[256];
     static struct session s;
     static unsigned long seen[SESSION_MAX_SOURCES];
-    static struct demo_guest demo;
+    static struct demo_guests demos;
     static struct jobs jobs; /* holds the baselines' workload figures */
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     struct sigaction sa = {.sa_handler = on_stop};
@@ -105,9 +105,9 @@ int text_mode_run(const struct options *o)
         session_close(&s);
         return 2;
     }
-    if (o->demo_guest && demo_guest_join(&demo, &s, o->demo_variants, stderr,
-                                         &stop_requested) < 0) {
-        demo_guest_stop(&demo);
+    if (o->ndemo && demo_guests_join(&demos, &s, o->demo_variants, o->ndemo,
+                                     stderr, &stop_requested) < 0) {
+        demo_guests_stop(&demos);
         session_close(&s);
         return 1;
     }
@@ -140,7 +140,7 @@ int text_mode_run(const struct options *o)
         printed++;
     }
     host_probe_stop(&probe);
-    demo_guest_stop(&demo);
+    demo_guests_stop(&demos);
     session_close(&s);
     return 0;
 }

@@ -14,16 +14,30 @@
 #include <unistd.h>
 
 #include "collectors/backend.h"
+#include "collectors/kernel_sched.h"
 #include "collectors/pmda_jobs.h"
 #include "collectors/syscalls_switch.h"
 
-/* What a source is, fetched with the metrics. */
-enum info_id { INFO_HOST, INFO_RELEASE, INFO_NCPU, INFO_PHYSMEM, INFO_COUNT };
+/* What a source is, fetched with the metrics: the scheduler and
+ * preemption model from pmdaparallax, or else told from uname -v. */
+enum info_id {
+    INFO_HOST,
+    INFO_RELEASE,
+    INFO_NCPU,
+    INFO_PHYSMEM,
+    INFO_VERSION,
+    INFO_SCHED,
+    INFO_PREEMPT,
+    INFO_COUNT
+};
 static const char *const info_names[INFO_COUNT] = {
     [INFO_HOST] = "kernel.uname.nodename",
     [INFO_RELEASE] = "kernel.uname.release",
     [INFO_NCPU] = "hinv.ncpu",
     [INFO_PHYSMEM] = "mem.physmem",
+    [INFO_VERSION] = "kernel.uname.version",
+    [INFO_SCHED] = "parallax.kernel.scheduler",
+    [INFO_PREEMPT] = "parallax.kernel.preempt",
 };
 
 #define NPMID          (METRIC_COUNT + INFO_COUNT)
@@ -56,6 +70,8 @@ struct pcp_state {
     pmDesc diff_desc[MAX_DIFFS];
     unsigned long fetches;   /* since the context opened */
     struct source_info info; /* the last info fetched */
+    char version[128];       /* kernel.uname.version, "" when not known */
+    int syscalls_err;        /* the agent's last answer for the counter */
     char target[128];        /* "host[:port]", for the store hint */
 };
 
@@ -354,22 +370,44 @@ static void store_diff(const struct pcp_state *st, int k, const pmValueSet *va,
     out->value[id] = ca.d - cb.d;
 }
 
-static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
-                       struct source_info *info)
+/* A guest's text as it may reach a terminal or a report: bytes below
+ * space and DEL become '?' (an escape sequence in a host name must not
+ * retitle or clear the screen). */
+static void copy_printable(char *dst, size_t n, const char *src)
 {
+    size_t k = 0;
+    for (; src[k] && k + 1 < n; k++)
+        dst[k] = (unsigned char)src[k] < 0x20 || src[k] == 0x7f ? '?' : src[k];
+    if (n > 0)
+        dst[k] = '\0';
+}
+
+static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
+                       struct pcp_state *st)
+{
+    struct source_info *info = &st->info;
     pmAtomValue a;
     const pmValue *v = pick(vs, PM_IN_NULL);
-    bool str = i == INFO_HOST || i == INFO_RELEASE;
+    bool str = i != INFO_NCPU && i != INFO_PHYSMEM;
     if (!v || pmExtractValue(vs->valfmt, v, d->type, &a,
                              str ? PM_TYPE_STRING : PM_TYPE_DOUBLE) < 0)
         return;
-    switch (i) {
-    case INFO_HOST:
-    case INFO_RELEASE:
-        snprintf(i == INFO_HOST ? info->host : info->release,
-                 sizeof(info->host), "%s", a.cp);
+    if (str) { /* where each string goes */
+        struct {
+            char *dst;
+            size_t n;
+        } to[INFO_COUNT] = {
+            [INFO_HOST] = {info->host, sizeof(info->host)},
+            [INFO_RELEASE] = {info->release, sizeof(info->release)},
+            [INFO_VERSION] = {st->version, sizeof(st->version)},
+            [INFO_SCHED] = {info->sched, sizeof(info->sched)},
+            [INFO_PREEMPT] = {info->preempt, sizeof(info->preempt)},
+        };
+        copy_printable(to[i].dst, to[i].n, a.cp);
         free(a.cp);
-        break;
+        return;
+    }
+    switch (i) {
     case INFO_NCPU:
         info->ncpu = (int)a.d;
         break;
@@ -377,6 +415,50 @@ static void store_info(int i, const pmDesc *d, const pmValueSet *vs,
         info->mem_bytes = a.d * 1024;
         break;
     }
+}
+
+/* The agent counts no system calls (its answer: code): a word for the
+ * cell, and, when the answer changes, its own account of why (one more
+ * fetch, of parallax.syscalls.status). */
+static void syscalls_why(struct pcp_state *st, int code)
+{
+    struct source_info *i = &st->info;
+    if (code == st->syscalls_err)
+        return;
+    st->syscalls_err = code;
+    i->syscalls_why[0] = i->syscalls_status[0] = '\0';
+    if (code == 0)
+        return;
+    snprintf(i->syscalls_why, sizeof(i->syscalls_why), "%s",
+             code == PM_ERR_APPVERSION   ? "no tracepoint"
+             : code == PM_ERR_PERMISSION ? "not allowed"
+             : code == PM_ERR_AGAIN      ? "paused"
+                                         : "n/a");
+    const char *name = "parallax.syscalls.status";
+    pmID id;
+    pmResult *rp = NULL;
+    pmAtomValue a;
+    if (pmLookupName(1, &name, &id) == 1 && pmFetch(1, &id, &rp) >= 0 &&
+        rp->vset[0]->numval > 0 &&
+        pmExtractValue(rp->vset[0]->valfmt, &rp->vset[0]->vlist[0],
+                       PM_TYPE_STRING, &a, PM_TYPE_STRING) >= 0) {
+        copy_printable(i->syscalls_status, sizeof(i->syscalls_status), a.cp);
+        free(a.cp);
+    }
+    if (rp)
+        pmFreeResult(rp);
+}
+
+/* The scheduler and preemption model told from the release and uname -v
+ * alone, for a pmcd without pmdaparallax (or an older one). */
+static void tell_sched(struct pcp_state *st)
+{
+    struct kernel_sched k;
+    struct kernel_facts f = {.release = st->info.release,
+                             .version = st->version};
+    kernel_sched_tell(&f, &k);
+    snprintf(st->info.sched, sizeof(st->info.sched), "%s", k.family);
+    snprintf(st->info.preempt, sizeof(st->info.preempt), "%s", k.preempt);
 }
 
 static int pcp_fetch(void *state, struct sample *out)
@@ -425,6 +507,10 @@ static int pcp_fetch(void *state, struct sample *out)
             (i != METRIC_SYSCALLS || syscalls))
             store_metric(st, i, vs, out);
     }
+    if (st->pmda && METRIC_SYSCALLS < rp->numpmid)
+        syscalls_why(st, syscalls && rp->vset[METRIC_SYSCALLS]->numval < 0
+                             ? rp->vset[METRIC_SYSCALLS]->numval
+                             : 0);
     int pj_at = METRIC_COUNT + st->ndiff;
     /* the agent answers: pmcd gives an error (no agent) in its place */
     st->pmda = st->pj.known && rp->numpmid >= pj_at + PMDA_NMETRICS &&
@@ -436,8 +522,10 @@ static int pcp_fetch(void *state, struct sample *out)
         const pmValueSet *vs = rp->vset[st->nsteady + k];
         int i = METRIC_COUNT + k;
         if (st->known[i] && vs->numval > 0)
-            store_info(k, &st->desc[i], vs, &st->info);
+            store_info(k, &st->desc[i], vs, st);
     }
+    if (info && !st->info.sched[0]) /* no pmdaparallax: uname's word */
+        tell_sched(st);
     st->info.pmda = st->pmda;
     out->info = st->info;
     pmFreeHighResResult(rp);

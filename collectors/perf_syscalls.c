@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,20 @@ static void mount_tracefs(void)
         mount("nodev", TRACEFS, "tracefs", 0, NULL);
 }
 
+/* True when the kernel knows tracefs at all (User-Mode Linux does not). */
+static bool kernel_has_tracefs(void)
+{
+    char line[128];
+    bool has = false;
+    FILE *f = fopen("/proc/filesystems", "r");
+    if (!f)
+        return true; /* cannot tell: say what to mount */
+    while (!has && fgets(line, sizeof(line), f))
+        has = strcmp(line, "nodev\ttracefs\n") == 0;
+    fclose(f);
+    return has;
+}
+
 static int find_id(uint64_t *id, char *err, size_t errlen)
 {
     int rc = read_id(TRACEFS, id);
@@ -60,6 +75,10 @@ static int find_id(uint64_t *id, char *err, size_t errlen)
         snprintf(err, errlen,
                  "this kernel has no raw_syscalls:sys_enter tracepoint "
                  "(CONFIG_FTRACE_SYSCALLS)");
+    else if (rc == -ENOENT && !kernel_has_tracefs())
+        snprintf(err, errlen,
+                 "this kernel has no tracefs (CONFIG_TRACING), so no "
+                 "tracepoint to count system calls with");
     else if (rc == -ENOENT)
         snprintf(
             err, errlen,

@@ -23,6 +23,7 @@ static const char *const names[PMDA_NMETRICS] = {
     [PJ_CI_HI] = "parallax.workload.stats.ci95_hi",
     [PJ_ERROR] = "parallax.workload.error",
     [PJ_EXTRAS] = "parallax.workload.extras",
+    [PJ_LANES] = "parallax.workload.lanes",
     [PJ_COUNT + PC_PROBES] = "parallax.clock.probes",
     [PJ_COUNT + PC_SLEEP_REQ] = "parallax.clock.sleep.requested",
     [PJ_COUNT + PC_SLEEP_TOOK] = "parallax.clock.sleep.measured",
@@ -45,33 +46,45 @@ static void learn_instances(struct pmda_jobs *pj)
     free(name);
 }
 
+static bool optional(int i)
+{
+    return i == PJ_EXTRAS || i == PJ_LANES;
+}
+
+/* An optional string metric: true when the agent exports it; else its
+ * slot fetches the error strings again (a fetch needs a real id). */
+static bool lookup_optional(struct pmda_jobs *pj, int i)
+{
+    /* an agent older than its namespace may know the name, not the metric */
+    if (pmLookupName(1, (const char **)&names[i], &pj->id[i]) == 1 &&
+        pmLookupDesc(pj->id[i], &pj->desc[i]) >= 0)
+        return true;
+    pj->id[i] = pj->id[PJ_ERROR];
+    pj->desc[i] = pj->desc[PJ_ERROR];
+    return false;
+}
+
 bool pmda_jobs_lookup(struct pmda_jobs *pj)
 {
     pj->known = false;
-    /* the optional one alone: libpcp fails a whole list with an unknown
+    /* the optional ones alone: libpcp fails a whole list with an unknown
      * name in it */
     const char *rest[PMDA_NMETRICS];
     pmID id[PMDA_NMETRICS];
     int n = 0;
     for (int i = 0; i < PMDA_NMETRICS; i++)
-        if (i != PJ_EXTRAS)
+        if (!optional(i))
             rest[n++] = names[i];
     if (pmLookupName(n, rest, id) != n)
         return false;
     for (int i = 0, k = 0; i < PMDA_NMETRICS; i++)
-        if (i != PJ_EXTRAS)
+        if (!optional(i))
             pj->id[i] = id[k++];
     for (int i = 0; i < PMDA_NMETRICS; i++)
-        if (i != PJ_EXTRAS && pmLookupDesc(pj->id[i], &pj->desc[i]) < 0)
+        if (!optional(i) && pmLookupDesc(pj->id[i], &pj->desc[i]) < 0)
             return false;
-    /* an agent older than its namespace may know the name, not the metric */
-    pj->has_extras = pmLookupName(1, (const char **)&names[PJ_EXTRAS],
-                                  &pj->id[PJ_EXTRAS]) == 1 &&
-                     pmLookupDesc(pj->id[PJ_EXTRAS], &pj->desc[PJ_EXTRAS]) >= 0;
-    if (!pj->has_extras) { /* fetch the error strings twice instead */
-        pj->id[PJ_EXTRAS] = pj->id[PJ_ERROR];
-        pj->desc[PJ_EXTRAS] = pj->desc[PJ_ERROR];
-    }
+    pj->has_extras = lookup_optional(pj, PJ_EXTRAS);
+    pj->has_lanes = lookup_optional(pj, PJ_LANES);
     learn_instances(pj);
     pj->known = true;
     return true;
@@ -143,6 +156,19 @@ static void add_extras(struct sample *out, struct pmda_job *job,
     out->extras_len += (int)len + 1;
 }
 
+/* "120 118 121" into l; what does not parse ends the list. */
+static void read_lanes(const char *text, struct wl_lanes *l)
+{
+    char *end;
+    l->n = 0;
+    for (const char *p = text; *p && l->n < WL_MAX_LANES; p = end) {
+        unsigned long long v = strtoull(p, &end, 10);
+        if (end == p)
+            break;
+        l->done[l->n++] = v;
+    }
+}
+
 void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
                       struct sample *out)
 {
@@ -185,6 +211,13 @@ void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
             value_of(&pj->desc[PJ_EXTRAS], vs[PJ_EXTRAS], inst, PM_TYPE_STRING,
                      &a)) {
             add_extras(out, job, a.cp);
+            free(a.cp);
+        }
+        job->lanes.n = 0;
+        if (pj->has_lanes && vs[PJ_LANES]->numval > 0 &&
+            value_of(&pj->desc[PJ_LANES], vs[PJ_LANES], inst, PM_TYPE_STRING,
+                     &a)) {
+            read_lanes(a.cp, &job->lanes);
             free(a.cp);
         }
     }

@@ -24,6 +24,7 @@ enum pmda_job_metric {
     PJ_CI_HI,
     PJ_ERROR,
     PJ_EXTRAS, /* optional: an older agent has none */
+    PJ_LANES,  /* optional too */
     PJ_COUNT
 };
 
@@ -43,6 +44,7 @@ enum pmda_clock_metric {
 struct pmda_jobs {
     bool known;      /* the agent answers */
     bool has_extras; /* it exports parallax.workload.extras */
+    bool has_lanes;  /* and parallax.workload.lanes */
     pmID id[PMDA_NMETRICS];
     pmDesc desc[PMDA_NMETRICS];
     int ninst;

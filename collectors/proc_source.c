@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "collectors/backend.h"
+#include "collectors/kernel_sched.h"
 
 /* What a source is (names, CPUs, memory) is read on the first fetch and
  * then every this many, as the PCP backends do. */
@@ -247,6 +248,10 @@ static void read_info(struct proc_state *st)
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     st->info.ncpu = n > 0 ? (int)n : 0;
+    struct kernel_sched k;
+    kernel_sched_read(&k);
+    snprintf(st->info.sched, sizeof(st->info.sched), "%s", k.family);
+    snprintf(st->info.preempt, sizeof(st->info.preempt), "%s", k.preempt);
     st->ndev = 0; /* disks come and go: classify them again */
 }
 

@@ -260,6 +260,7 @@ static void fold_host_run(struct jobs *j, int w)
     c->state = job_state_of(st.state);
     c->live = st.figure;
     c->repeat = st.repeat;
+    c->lanes = st.lanes;
     int n = wl_run_nresults(r);
     double fig[WL_RUN_MAX_REPEATS];
     for (int i = 0; i < n; i++) {
@@ -331,6 +332,7 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
         return c->state != before; /* our start has not shown yet */
     c->state = guest_state(pj->state, c->state);
     c->live = pj->figure;
+    c->lanes = pj->lanes;
     c->repeat = pj->repeats_done;
     c->repeats = pj->repeats;
     c->stats = blank.stats;

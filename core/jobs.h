@@ -33,6 +33,7 @@ struct job_cell {
     struct wl_stats stats; /* over the finished repeats of the last run */
     int placement;         /* enum wl_placement of the last result */
     char note[256];        /* why it failed */
+    struct wl_lanes lanes; /* its tasks side by side, live (sched's jN) */
     /* The last finished repeat's extra figures (sched's fairness table,
      * sleep's overshoots; a guest's come through pmdaparallax), and on this
      * host the rest of that result too; nextra 0 if none. */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/metrics.h"
+#include "workloads/workload.h"
 
 /* What a source is: shown in its column header and in reports. */
 struct source_info {
@@ -16,6 +17,12 @@ struct source_info {
     int ncpu;         /* 0 when unknown */
     double mem_bytes; /* physical memory, 0 when unknown */
     bool pmda;        /* pmdaparallax answers there */
+    char sched[16];   /* its CPU scheduler, "CFS", "EEVDF"; "" unknown */
+    char preempt[24]; /* its preemption model, "voluntary", "RT lazy" */
+    /* while system calls are wanted and its agent counts none: a word for
+     * the cell ("no tracepoint") and the agent's own account */
+    char syscalls_why[24];
+    char syscalls_status[160];
 };
 
 #define SAMPLE_MAX_JOBS   64
@@ -35,6 +42,7 @@ struct pmda_job {
     double median, min, max, mean, ci_lo, ci_hi;
     char error[96];
     int extras_at; /* its extras text in sample.extras, or -1 when none */
+    struct wl_lanes lanes; /* parallax.workload.lanes: sched's tasks */
 };
 
 /* The newest clock probe of a source (pmdaparallax's parallax.clock.*, or

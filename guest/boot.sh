@@ -1,9 +1,10 @@
 #!/bin/bash
-# Boots parallax's demo guest (made by guest/build-image.sh) with qemu,
-# pmcd's port 44321 forwarded to a free port on 127.0.0.1, and stays as
-# qemu's supervisor until qemu ends. The contract with callers:
+# Boots parallax's demo guest (made by guest/build-image.sh) with qemu, or
+# with User-Mode Linux (--uml), pmcd's port 44321 forwarded to a free port
+# on 127.0.0.1, and stays as the supervisor of qemu (or linux.uml) until
+# it ends; "qemu" below stands for either. The contract with callers:
 #   stdout  exactly one line, once pmcd in the guest listens:
-#             PORT=<port> PID=<qemu pid> ACCEL=<kvm|tcg> LOG=<serial log>
+#             PORT=<port> PID=<qemu pid> ACCEL=<kvm|tcg|uml> LOG=<serial log>
 #           then nothing more
 #   stderr  progress lines "boot: ...", among them the guest's own steps
 #           relayed from its console as "boot: guest [UPTIME s] STEP" (kernel
@@ -21,8 +22,9 @@
 #           ends before it (PDEATHSIG follows the parent thread).
 #   log     LOG (the serial console: the guest's "parallax-guest: [uptime]
 #           ..." lines, then the ready marker) is removed with its qemu
-#           messages after an exit 0 when boot.sh chose its name; kept
-#           after a failure, or when boot.sh itself was SIGKILLed
+#           messages after an exit 0 when boot.sh chose its name, and when
+#           qemu was killed outright (they cannot say why); kept after any
+#           other failure, or when boot.sh itself was SIGKILLed
 # Run guest/boot.sh --help for the options.
 set -eu
 
@@ -34,10 +36,25 @@ usage() {
 usage: guest/boot.sh [options]
   -b, --build DIR      guest build directory (default build/guest)
   -c, --cpus N         virtual CPUs, 1 or 2 (default 1)
-  -m, --mem SIZE       guest memory (default 128M; 96M is the floor)
-      --icount         qemu -icount shift=5,sleep=off: the guest's clock
-                       follows executed instructions (time-divergent guest;
-                       forces tcg; 1 vCPU only)
+  -m, --mem SIZE       guest memory (default 128M, 256M with --uml; 96M is
+                       the floor)
+  -k, --kernel VER     6.1 (default: Debian's cloud kernel, CFS), 6.12 (its
+                       6.12 cloud kernel, EEVDF) or 6.12-rt (PREEMPT_RT);
+                       fetched through apt and cached (guest/variant-image.sh)
+      --prepare        only fetch and build what --kernel needs, then exit
+      --icount MODE    the guest's clock follows executed instructions
+                       (forces tcg; 1 vCPU only). fast: qemu -icount
+                       shift=5,sleep=off, idle time skipped: the clock runs
+                       50-850x real time idle, 3-10x busy. slow: -icount
+                       shift=0,sleep=on, 1 ns per instruction: the clock
+                       keeps real time idle and runs slow while busy (1.5x
+                       to 2.6x on a quiet host, more on a loaded one)
+      --uml            User-Mode Linux instead of qemu: the kernel runs as a
+                       host process (linux.uml), its network through slirp;
+                       1 CPU, no KVM, no --icount, the host's own clock
+      --port N         with --uml: the port to forward to pmcd first
+                       (default: a free one); when slirp finds it taken,
+                       boot.sh tries a free one
       --clock MODE     host: set the guest's clock from the host's at boot
                        (default; within a few ms); rtc: keep the emulated
                        RTC's whole seconds (up to 1 s off, unsynchronised)
@@ -64,15 +81,25 @@ die() {
 say() { echo "boot: $*" >&2 || true; }
 
 parse_args() {
-    BUILD=build/guest CPUS=1 MEM=128M ICOUNT=0 CLOCK=host
+    BUILD=build/guest CPUS=1 MEM='' ICOUNT=0 CLOCK=host KIND=qemu KVER=6.1
     ACCEL=${PARALLAX_GUEST_ACCEL:-auto} NET=static LOG='' TIMEOUT=90
-    SELFTEST=0 VERBOSE=0
+    SELFTEST=0 VERBOSE=0 PREPARE=0 PORT0=''
     while [ $# -gt 0 ]; do
+        case $1 in
+        -b | --build | -c | --cpus | -m | --mem | -k | --kernel | --icount | \
+            --port | --clock | --accel | --net | -l | --log | -t | --timeout)
+            [ $# -ge 2 ] || die "$1 needs a value (see guest/boot.sh --help)"
+            ;;
+        esac
         case $1 in
         -b | --build) BUILD=$2 && shift ;;
         -c | --cpus) CPUS=$2 && shift ;;
         -m | --mem) MEM=$2 && shift ;;
-        --icount) ICOUNT=1 ;;
+        -k | --kernel) KVER=$2 && shift ;;
+        --prepare) PREPARE=1 ;;
+        --icount) ICOUNT=$2 && shift ;;
+        --uml) KIND=uml ;;
+        --port) PORT0=$2 && shift ;;
         --clock) CLOCK=$2 && shift ;;
         --accel) ACCEL=$2 && shift ;;
         --net) NET=$2 && shift ;;
@@ -86,7 +113,15 @@ parse_args() {
         shift
     done
     [[ $CPUS =~ ^[12]$ ]] || die "--cpus takes 1 or 2, not '$CPUS'"
+    if [ -z "$MEM" ]; then
+        MEM=128M
+        [ $KIND = qemu ] || MEM=256M
+    fi
     [[ $MEM =~ ^[0-9]+[MG]?$ ]] || die "--mem takes a size like 128M, not '$MEM'"
+    [[ $KVER =~ ^(6\.1|6\.12|6\.12-rt)$ ]] ||
+        die "--kernel takes 6.1, 6.12 or 6.12-rt, not '$KVER'"
+    [[ $ICOUNT =~ ^(0|fast|slow)$ ]] || die "--icount takes fast or slow, not '$ICOUNT'"
+    [[ $PORT0 =~ ^([0-9]{1,5})?$ ]] || die "--port takes a port number, not '$PORT0'"
     [[ $CLOCK =~ ^(host|rtc)$ ]] || die "--clock takes host or rtc, not '$CLOCK'"
     [[ $ACCEL =~ ^(auto|kvm|tcg)$ ]] || die "--accel takes auto, kvm or tcg, not '$ACCEL'"
     [[ $NET =~ ^(static|dhcp)$ ]] || die "--net takes static or dhcp, not '$NET'"
@@ -94,19 +129,59 @@ parse_args() {
     # seen here: with -icount the second vCPU never comes up (the kernel
     # stops at "Booting SMP configuration")
     [ "$ICOUNT" = 0 ] || [ "$CPUS" = 1 ] || die "--icount runs 1 vCPU only"
+    [ $KIND = qemu ] || uml_args_ok
     # without --log, a log of this boot's own, so that guests booted side
     # by side do not share one; removed after a clean stop (exit 0)
     OWN_LOG=0
     [ -n "$LOG" ] || LOG=$BUILD/serial.$$.log OWN_LOG=1
-    QEMU_ERR=${LOG%.log}.qemu.log
+    QEMU_ERR=${LOG%.log}.$KIND.log
+    INITRD=$BUILD/initramfs.cpio.gz
+    [ -s "$INITRD" ] || die "no $INITRD; run 'make guest' first"
+    if [ $KIND = uml ]; then
+        { command -v linux.uml && command -v slirp; } >/dev/null ||
+            die "no linux.uml or slirp; run guest/deps.sh"
+    else
+        command -v qemu-system-x86_64 >/dev/null ||
+            die "no qemu-system-x86_64; run guest/deps.sh"
+    fi
+}
+
+# uml_args_ok: what User-Mode Linux cannot do is refused (its kernel has
+# one CPU, reads the host's clock, and is no qemu).
+uml_args_ok() {
+    [ "$CPUS" = 1 ] || die "--uml runs 1 CPU only (the kernel has NR_CPUS=1)"
+    [ "$ICOUNT" = 0 ] || die "--uml has no --icount (that is qemu's)"
+    [ "$KVER" = 6.1 ] || die "--uml boots Debian's linux.uml, no --kernel"
+    [ "$CLOCK" = host ] || die "--uml reads the host's clock: no --clock rtc"
+    [ "$NET" = static ] || die "--uml has no DHCP (slirp's link is point to point)"
+    [[ $ACCEL =~ ^(auto|tcg)$ ]] || die "--uml needs no accelerator, not '$ACCEL'"
+}
+
+# choose_kernel: KERNEL and INITRD for --kernel; another kernel than the
+# image's own is fetched and added to the image first (variant-image.sh,
+# its progress relayed as it comes; when it fails, the last line says why
+# and names the package).
+choose_kernel() {
+    local dir=$BUILD out status
+    if [ "$KVER" != 6.1 ]; then
+        out=$(mktemp)
+        "$(dirname "$0")/variant-image.sh" "$BUILD" "$KVER" 2>&1 >"$out" |
+            while IFS= read -r line; do
+                say "${line#*: }"
+                echo "${line#*: }" >"$out.last"
+            done
+        status=${PIPESTATUS[0]}
+        RELEASE=$(cat "$out") LAST=$(cat "$out.last" 2>/dev/null || true)
+        rm -f "$out" "$out.last"
+        [ "$status" = 0 ] || die "kernel $KVER: ${LAST:-variant-image.sh failed}"
+        dir=$BUILD/kernels/$KVER/kernel
+        INITRD=$BUILD/kernels/$KVER/initramfs.cpio.gz
+        say "kernel $KVER: $RELEASE"
+    fi
     # the unpacked kernel boots seconds faster (PVH entry, no decompression)
-    KERNEL=$BUILD/vmlinux INITRD=$BUILD/initramfs.cpio.gz
-    [ -s "$KERNEL" ] || KERNEL=$BUILD/vmlinuz
-    for f in "$KERNEL" "$INITRD"; do
-        [ -s "$f" ] || die "no $f; run 'make guest' first"
-    done
-    command -v qemu-system-x86_64 >/dev/null ||
-        die "no qemu-system-x86_64; run guest/deps.sh"
+    KERNEL=$dir/vmlinux
+    [ -s "$KERNEL" ] || KERNEL=$dir/vmlinuz
+    [ -s "$KERNEL" ] || die "no $KERNEL; run 'make guest' first"
 }
 
 # under_pdeathsig SIG: re-executes this script with PR_SET_PDEATHSIG=SIG,
@@ -188,7 +263,11 @@ exit_words() {
 
 choose_accel() {
     KVM_WHY=
-    if [ "$ICOUNT" = 1 ]; then
+    if [ $KIND = uml ]; then
+        ACCEL=uml
+        say "accelerator: none (User-Mode Linux: the guest's kernel is a host process)"
+        return
+    elif [ "$ICOUNT" != 0 ]; then
         [ "$ACCEL" = kvm ] && die "--icount needs tcg, not kvm"
         ACCEL=tcg KVM_WHY="--icount"
     elif [ "$ACCEL" = auto ]; then
@@ -227,14 +306,82 @@ start_qemu() {
         -serial "file:$(qemu_path "$LOG")"
         -netdev "$net" -device virtio-net-pci,netdev=n0)
     [ "$ACCEL" = kvm ] && args+=(-cpu host)
+    # fast: 32 ns of virtual time per instruction, idle time skipped; slow:
+    # 1 ns per instruction, idle time real (guest/README.md, measured)
     # shellcheck disable=SC2054 # commas belong to qemu's option syntax
-    [ "$ICOUNT" = 1 ] && args+=(-icount shift=5,sleep=off)
+    case $ICOUNT in
+    fast) args+=(-icount shift=5,sleep=off) ;;
+    slow) args+=(-icount shift=0,sleep=on) ;;
+    esac
     : >"$LOG"
     "${PDEATH[@]}" qemu-system-x86_64 "${args[@]}" </dev/null >"$QEMU_ERR" 2>&1 &
     QPID=$!
     T0=$EPOCHREALTIME
     say "qemu $QPID started: booting the kernel"
 }
+
+# free_port: PORT0 when given (as it is: slirp tells when it is taken),
+# else a TCP port nobody listens on, below the kernel's ephemeral range (a
+# port there can be the local end of a connection).
+free_port() {
+    local p=$((20000 + RANDOM % 12000)) hex
+    if [ -n "$PORT0" ]; then
+        echo "$PORT0"
+        return
+    fi
+    for _ in $(seq 50); do
+        printf -v hex '%04X' "$p"
+        grep -q ":$hex 0*:0000 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null || break
+        p=$((20000 + RANDOM % 12000))
+    done
+    echo "$p"
+}
+
+# start_uml: linux.uml in the background with the image as its initrd, its
+# console on LOG, and slirp (a child of linux.uml, gone with it) as its
+# network: guest/uml-slirp.sh forwards PORT on every address (slirp has no
+# bind option) to pmcd in the guest, and shows the host to the guest as
+# 10.0.2.2, as qemu does. linux.uml gets SIGTERM, not SIGKILL, when we
+# die: so it stops its own host processes and removes its umid directory.
+start_uml() {
+    PORT=$(free_port)
+    UMID=parallax-$$-$PORT
+    UML_DIR=$BUILD/uml
+    mkdir -p "$UML_DIR"
+    sweep_uml_dirs
+    local append="parallax_clock=uml parallax_net=slirp"
+    if [ "$VERBOSE" = 1 ]; then
+        append="$append parallax_debug=1"
+    else
+        append="$append quiet"
+    fi
+    [ "$SELFTEST" = 1 ] && append="$append parallax_selftest=1"
+    : >"$LOG"
+    # shellcheck disable=SC2086 # the guest's parameters, one word each
+    PARALLAX_SLIRP_PORT=$PORT "${PDEATH_UML[@]}" linux.uml "umid=$UMID" \
+        "uml_dir=$UML_DIR" "mem=$MEM" "initrd=$INITRD" rdinit=/init \
+        con=null con0=null,fd:1 ssl=null \
+        "eth0=slirp,,$(dirname "$0")/uml-slirp.sh" $append \
+        </dev/null >"$LOG" 2>"$QEMU_ERR" &
+    QPID=$!
+    T0=$EPOCHREALTIME
+    say "linux.uml $QPID started: booting (umid $UMID, pmcd on port $PORT)"
+}
+
+# sweep_uml_dirs: the umid directories of guests whose linux.uml was
+# killed outright (it removes its own when it stops).
+sweep_uml_dirs() {
+    local d pid
+    for d in "$UML_DIR"/parallax-*; do
+        [ -d "$d" ] || continue
+        pid=$(cat "$d/pid" 2>/dev/null) || pid=
+        [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && continue
+        rm -rf "$d"
+    done
+}
+
+# port_taken: slirp could not listen on PORT (taken since free_port).
+port_taken() { grep -qs 'Redirection failed: Address already in use' "$QEMU_ERR"; }
 
 # listen_port PID: the TCP port PID listens on at 127.0.0.1, from /proc
 # (the socket inodes in its fd table, matched in /proc/net/tcp).
@@ -268,16 +415,22 @@ relay_progress() {
 
 # wait_ready: polls the serial log until the guest says ready or failed,
 # qemu exits, or the timeout passes, relaying the guest's progress
-# meanwhile. Sets PORT.
+# meanwhile. Sets PORT (qemu's; a UML guest's is set already). Returns 2
+# when slirp found its port taken (a UML guest; stopped by then).
 wait_ready() {
     local deadline=$((SECONDS + TIMEOUT)) line
-    PORT='' LOG_LINES=0
+    LOG_LINES=0
+    [ $KIND = uml ] || PORT=''
     while :; do
         relay_progress
+        if [ $KIND = uml ] && port_taken; then
+            stop_qemu
+            return 2
+        fi
         if ! kill -0 "$QPID" 2>/dev/null; then
             wait "$QPID" 2>/dev/null || true
             QPID=
-            die "qemu exited during boot: $(grep -v '^$' "$QEMU_ERR" | tail -n 1)"
+            die "$VM exited during boot: $(last_words)"
         fi
         [ -n "$PORT" ] || PORT=$(listen_port "$QPID") || PORT=
         line=$(grep -a -m 1 -e "^$READY" -e "^$FAILED" "$LOG" | tr -d '\r') || true
@@ -334,6 +487,68 @@ stop_qemu() {
     kill -KILL "$QPID" 2>/dev/null || true
     wait "$QPID" 2>/dev/null || true
     QPID=
+    [ $KIND = qemu ] || uml_leftovers
+}
+
+# uml_leftovers: a linux.uml killed outright (SIGKILL) leaves its other
+# host processes, slirp and its umid directory behind; they are ours by
+# their umid and port.
+# shellcheck disable=SC2317
+uml_leftovers() {
+    local f pid
+    [ -n "${UMID:-}" ] || return 0
+    for f in /proc/[0-9]*/cmdline; do
+        pid=${f#/proc/}
+        pid=${pid%/cmdline}
+        case $(tr '\0' ' ' <"$f" 2>/dev/null) in
+        *"umid=$UMID "* | "/usr/bin/slirp host addr 10.0.2.2 redir tcp $PORT "*)
+            kill -KILL "$pid" 2>/dev/null || true
+            ;;
+        esac
+    done
+    rm -rf "${UML_DIR:?}/$UMID"
+}
+
+# boot_vm: starts the guest and waits until it is ready. A UML guest whose
+# port was taken between free_port and slirp's listen gets another, up to
+# five times.
+boot_vm() {
+    local rc
+    if [ $KIND = qemu ]; then
+        start_qemu
+        wait_ready
+        return
+    fi
+    for _ in 1 2 3 4 5; do
+        start_uml
+        rc=0
+        wait_ready || rc=$?
+        [ "$rc" = 2 ] || return 0
+        say "port $PORT is taken (slirp: Address already in use); trying another"
+        PORT0=
+    done
+    die "slirp found five ports taken in a row; is something grabbing ports?"
+}
+
+# ended STATUS: qemu ended on its own (exit status STATUS): says why, in
+# one line, and exits 1. A qemu killed outright by a signal leaves nothing
+# in its logs that says why: they go (when ours), the signal is the cause.
+ended() {
+    local sig
+    if [ "$1" -gt 128 ]; then
+        sig=$(($1 - 128))
+        [ "$OWN_LOG" = 1 ] && rm -f "$LOG" "$QEMU_ERR"
+        die "$VM was killed by signal $sig (SIG$(kill -l "$sig")), not stopped by parallax"
+    fi
+    die "$VM exited with status $1: $(last_words)"
+}
+
+# last_words: why qemu ended, by its own last message (or a kernel panic
+# on the console), or where to look when it said nothing.
+last_words() {
+    grep -a -m 1 -o 'Kernel panic.*' "$LOG" 2>/dev/null | tr -d '\r' && return
+    grep -v '^$' "$QEMU_ERR" 2>/dev/null | tail -n 1 | grep . ||
+        echo "it said nothing (console: $LOG)"
 }
 
 main() {
@@ -341,8 +556,15 @@ main() {
     parse_args "$@"
     QPID=
     # qemu (and the KVM probe) get SIGKILL from the kernel when we die
-    PDEATH=()
-    have_setpriv && PDEATH=(setpriv --pdeathsig KILL --)
+    # linux.uml gets SIGTERM: killed outright it leaves its other host
+    # processes behind
+    PDEATH=() PDEATH_UML=()
+    if have_setpriv; then
+        PDEATH=(setpriv --pdeathsig KILL --)
+        PDEATH_UML=(setpriv --pdeathsig TERM --)
+    fi
+    VM=qemu
+    [ $KIND = qemu ] || VM=linux.uml
     trap stop_qemu EXIT
     # a write to a caller that died (its pipe closed, its death signal not
     # yet here) fails instead of killing us halfway through a clean stop;
@@ -351,17 +573,24 @@ main() {
     trap stopped TERM
     trap stopped INT
     trap stopped HUP
+    [ $KIND = uml ] || choose_kernel
+    [ "$PREPARE" = 0 ] || exit 0
     choose_accel
-    start_qemu
-    wait_ready
-    say "ready in $(elapsed "$T0") s: pmcd at 127.0.0.1:$PORT, qemu pid $QPID"
+    boot_vm
+    say "ready in $(elapsed "$T0") s: pmcd at 127.0.0.1:$PORT, $VM pid $QPID"
+    [ $KIND = qemu ] || say "slirp forwards port $PORT on every address, so other hosts reach this pmcd too: only stores from 10.0.2.2 (this host) are allowed"
     echo "PORT=$PORT PID=$QPID ACCEL=$ACCEL LOG=$LOG"
     local status=0
     wait "$QPID" || status=$?
     QPID=
-    # qemu exits 0 on SIGTERM: someone stopped it on purpose
-    [ "$status" = 0 ] && stopped
-    die "qemu exited (status $status): $(grep -v '^$' "$QEMU_ERR" | tail -n 1)"
+    # qemu exits 0 on SIGTERM, linux.uml 1 (and 1 on a panic, which the
+    # console tells): someone stopped it on purpose
+    if [ "$status" = 0 ] ||
+        { [ $KIND = uml ] && [ "$status" = 1 ] && ! grep -q -a 'Kernel panic' "$LOG"; }; then
+        stopped
+    fi
+    [ $KIND = qemu ] || uml_leftovers
+    ended "$status"
 }
 
 main "$@"

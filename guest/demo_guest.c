@@ -18,114 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_ARGS      24
-#define MEM_FLOOR_MIB 96 /* the guest does not boot with less */
-
-/* SIZE as boot.sh and qemu take it: digits, then M or G (none: M). The
- * size in MiB, or -1. */
-static long mem_mib(const char *val)
-{
-    size_t digits = strspn(val, "0123456789");
-    if (digits == 0 || digits > 7 || strlen(val) > digits + 1)
-        return -1;
-    long n = strtol(val, NULL, 10);
-    switch (val[digits]) {
-    case '\0':
-    case 'M':
-        return n;
-    case 'G':
-        return n * 1024;
-    default:
-        return -1;
-    }
-}
-
-/* The boot.sh option for variant tok (=val, or NULL), or NULL when it is
- * not one (err says why). */
-static const char *variant_flag(const char *tok, const char *val, char *err,
-                                size_t errlen)
-{
-    if (strcmp(tok, "icount") == 0 && !val)
-        return "--icount";
-    if (strcmp(tok, "cpus") == 0 && val &&
-        (strcmp(val, "1") == 0 || strcmp(val, "2") == 0))
-        return "--cpus";
-    if (strcmp(tok, "clock") == 0 && val &&
-        (strcmp(val, "host") == 0 || strcmp(val, "rtc") == 0))
-        return "--clock";
-    if (strcmp(tok, "mem") == 0 && val) {
-        long mib = mem_mib(val);
-        if (mib >= MEM_FLOOR_MIB)
-            return "--mem";
-        if (mib >= 0) {
-            snprintf(err, errlen,
-                     "demo guest variant 'mem=%s' is below the guest's "
-                     "floor; use mem=%dM or more",
-                     val, MEM_FLOOR_MIB);
-            return NULL;
-        }
-    }
-    snprintf(err, errlen,
-             "demo guest variant '%s%s%s' is not one of icount, "
-             "cpus=1|2, mem=SIZE (e.g. 256M), clock=host|rtc",
-             tok, val ? "=" : "", val ? val : "");
-    return NULL;
-}
-
-/* Appends str to argv (n entries so far), copied into buf. */
-static int push_arg(char **argv, int *n, int max, char *buf, size_t *used,
-                    size_t buflen, const char *str)
-{
-    size_t len = strlen(str) + 1;
-    if (*n + 1 >= max || *used + len > buflen)
-        return -1;
-    memcpy(buf + *used, str, len);
-    argv[(*n)++] = buf + *used;
-    *used += len;
-    return 0;
-}
-
-int demo_guest_args(const char *variants, char **argv, int max, char *buf,
-                    size_t buflen, char *err, size_t errlen)
-{
-    int n = 0;
-    size_t used = 0;
-    bool icount = false, two_cpus = false;
-    char list[256];
-    if (max < 1) {
-        snprintf(err, errlen, "too many demo guest variants");
-        return -1;
-    }
-    argv[0] = NULL;
-    snprintf(list, sizeof(list), "%s", variants ? variants : "");
-    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        const char *val = eq ? eq + 1 : NULL;
-        if (eq)
-            *eq = '\0';
-        const char *flag = variant_flag(tok, val, err, errlen);
-        if (!flag)
-            return -1;
-        icount |= strcmp(flag, "--icount") == 0;
-        if (strcmp(flag, "--cpus") == 0)
-            two_cpus = strcmp(val, "2") == 0;
-        if (push_arg(argv, &n, max, buf, &used, buflen, flag) < 0 ||
-            (val && push_arg(argv, &n, max, buf, &used, buflen, val) < 0)) {
-            snprintf(err, errlen, "too many demo guest variants");
-            return -1;
-        }
-    }
-    argv[n] = NULL;
-    /* boot.sh refuses it too, but only once the guest boots: with -icount
-     * the second vCPU never comes up */
-    if (icount && two_cpus) {
-        snprintf(err, errlen,
-                 "demo guest variant icount runs 1 vCPU only; drop cpus=2");
-        return -1;
-    }
-    return 0;
-}
+#define MAX_ARGS 24
 
 /* guest/boot.sh of the source tree the build directory belongs to. */
 static int find_boot_script(const char *build, char *path, size_t n)
@@ -172,14 +65,19 @@ static void child_exec(const char *script, char **argv, int out, int errfd,
     _exit(127);
 }
 
-int demo_guest_start(struct demo_guest *g, const char *variants, char *err,
-                     size_t errlen)
-{
-    char script[PATH_MAX], guest_build[PATH_MAX + 8], buf[512];
-    char build[PATH_MAX];
+/* argv (room for MAX_ARGS + 4) for guest/boot.sh with the options of
+ * variants, for the image in the guest/ directory of parallax's own build
+ * directory (where this program's binary lives); strings in st. 0, or -1
+ * with a one-line message in err. */
+struct boot_cmd {
     char *argv[MAX_ARGS + 4];
-    memset(g, 0, sizeof(*g));
-    g->out_fd = g->err_fd = -1;
+    char script[PATH_MAX], guest_build[PATH_MAX + 8], buf[512];
+};
+
+static int boot_command(const char *variants, struct boot_cmd *c, char *err,
+                        size_t errlen)
+{
+    char build[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", build, sizeof(build) - 1);
     if (len <= 0) {
         snprintf(err, errlen, "cannot find parallax's own binary");
@@ -187,7 +85,7 @@ int demo_guest_start(struct demo_guest *g, const char *variants, char *err,
     }
     build[len] = '\0';
     *strrchr(build, '/') = '\0';
-    if (find_boot_script(build, script, sizeof(script)) < 0) {
+    if (find_boot_script(build, c->script, sizeof(c->script)) < 0) {
         /* make install installs neither boot.sh nor the image */
         snprintf(err, errlen,
                  "--demo-guest runs from the source tree only: no "
@@ -196,59 +94,90 @@ int demo_guest_start(struct demo_guest *g, const char *variants, char *err,
                  build);
         return -1;
     }
-    snprintf(guest_build, sizeof(guest_build), "%s/guest", build);
-    if (access(guest_build, R_OK) < 0) {
+    snprintf(c->guest_build, sizeof(c->guest_build), "%s/guest", build);
+    if (access(c->guest_build, R_OK) < 0) {
         snprintf(err, errlen, "no guest image in %s; run 'make guest' first",
-                 guest_build);
+                 c->guest_build);
         return -1;
     }
-    argv[0] = script;
-    argv[1] = "--build";
-    argv[2] = guest_build;
-    if (demo_guest_args(variants, argv + 3, MAX_ARGS, buf, sizeof(buf), err,
-                        errlen) < 0)
-        return -1;
-    int out[2], errp[2];
-    if (pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+    c->argv[0] = c->script;
+    c->argv[1] = "--build";
+    c->argv[2] = c->guest_build;
+    return demo_guest_args(variants, c->argv + 3, MAX_ARGS, c->buf,
+                           sizeof(c->buf), err, errlen);
+}
+
+/* Starts c's boot.sh with pipes for its stdout and stderr (non-blocking
+ * read ends in *out and *errfd). Its pid, or -1 with err set. */
+static pid_t spawn(struct boot_cmd *c, int *out, int *errfd, char *err,
+                   size_t errlen)
+{
+    int o[2], e[2];
+    if (pipe2(o, O_CLOEXEC) < 0) {
         snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
+        return -1;
+    }
+    if (pipe2(e, O_CLOEXEC) < 0) {
+        snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
+        close(o[0]);
+        close(o[1]);
         return -1;
     }
     pid_t parent = getpid();
     pid_t pid = fork();
+    if (pid == 0)
+        child_exec(c->script, c->argv, o[1], e[1], parent);
+    close(o[1]);
+    close(e[1]);
     if (pid < 0) {
         snprintf(err, errlen, "cannot fork: %s", strerror(errno));
+        close(o[0]);
+        close(e[0]);
         return -1;
     }
-    if (pid == 0)
-        child_exec(script, argv, out[1], errp[1], parent);
-    close(out[1]);
-    close(errp[1]);
-    fcntl(out[0], F_SETFL, O_NONBLOCK);
-    fcntl(errp[0], F_SETFL, O_NONBLOCK);
-    g->pid = pid;
-    g->out_fd = out[0];
-    g->err_fd = errp[0];
+    fcntl(o[0], F_SETFL, O_NONBLOCK);
+    fcntl(e[0], F_SETFL, O_NONBLOCK);
+    *out = o[0];
+    *errfd = e[0];
+    return pid;
+}
+
+int demo_guest_start(struct demo_guest *g, const char *variants, char *err,
+                     size_t errlen)
+{
+    static struct boot_cmd c; /* the main thread's, and large */
+    memset(g, 0, sizeof(*g));
+    g->out_fd = g->err_fd = -1;
+    snprintf(g->variants, sizeof(g->variants), "%s", variants ? variants : "");
+    demo_guest_name(g->variants, NULL, g->name, sizeof(g->name));
+    if (boot_command(variants, &c, err, errlen) < 0)
+        return -1;
+    g->pid = spawn(&c, &g->out_fd, &g->err_fd, err, errlen);
+    if (g->pid < 0)
+        return -1;
     g->state = DEMO_BOOTING;
-    snprintf(g->progress, sizeof(g->progress), "demo guest: starting qemu");
+    snprintf(g->progress, sizeof(g->progress), "%s: starting guest/boot.sh",
+             g->name[0] ? g->name : "demo guest");
     return 0;
 }
 
-/* Reads fd into buf; calls line() for each whole line. False at EOF. */
-static bool read_lines(struct demo_guest *g, int fd, char *buf, size_t cap,
-                       size_t *len, void (*line)(struct demo_guest *, char *))
+/* Reads fd into buf; calls line(ctx, LINE) for each whole line. False at
+ * EOF (or a read error), true when nothing more is there now. */
+static bool read_lines(int fd, char *buf, size_t cap, size_t *len,
+                       void (*line)(void *, char *), void *ctx)
 {
     for (;;) {
         ssize_t r = read(fd, buf + *len, cap - 1 - *len);
-        if (r == 0)
+        if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR))
             return false;
         if (r < 0)
-            return true; /* EAGAIN: nothing more now */
+            return true; /* nothing more now */
         *len += (size_t)r;
         buf[*len] = '\0';
         char *nl;
         while ((nl = strchr(buf, '\n'))) {
             *nl = '\0';
-            line(g, buf);
+            line(ctx, buf);
             size_t rest = *len - (size_t)(nl + 1 - buf);
             memmove(buf, nl + 1, rest + 1);
             *len = rest;
@@ -256,6 +185,71 @@ static bool read_lines(struct demo_guest *g, int fd, char *buf, size_t cap,
         if (*len == cap - 1) /* a line too long: drop it */
             *len = 0;
     }
+}
+
+/* What boot.sh --prepare said last (without "boot: "). */
+struct prepare_talk {
+    char last[512];
+    int fd;   /* where its steps show while it runs, or -1 */
+    bool tty; /* fd is a terminal: steps show there, each over the last */
+};
+
+static void on_prepare_line(void *ctx, char *line)
+{
+    struct prepare_talk *t = ctx;
+    snprintf(t->last, sizeof(t->last), "%s",
+             strncmp(line, "boot: ", 6) ? line : line + 6);
+    if (t->tty)
+        dprintf(t->fd, "\rparallax: %s\033[K", t->last);
+}
+
+/* boot.sh --prepare's stderr until it ends; the last line stays in t. On
+ * a terminal each step (a download can take a minute) shows over the one
+ * before and goes at the end, so that a failure is the one line that says
+ * why, there as in a log. */
+static void follow_prepare(int errfd, struct prepare_talk *t)
+{
+    char buf[1024];
+    size_t len = 0;
+    for (;;) {
+        struct pollfd pfd = {.fd = errfd, .events = POLLIN};
+        if (poll(&pfd, 1, -1) > 0 &&
+            !read_lines(errfd, buf, sizeof(buf), &len, on_prepare_line, t))
+            break;
+    }
+    if (t->tty)
+        dprintf(t->fd, "\r\033[K");
+}
+
+int demo_guest_prepare(const char *variants, int fd, char *err, size_t errlen)
+{
+    static struct boot_cmd c;
+    const char *kernel = demo_guest_kernel(variants);
+    if (!kernel)
+        return 0; /* the image's own kernel, or UML: nothing to fetch */
+    if (boot_command(variants, &c, err, errlen) < 0)
+        return -1;
+    int k = 0;
+    while (c.argv[k])
+        k++;
+    c.argv[k] = "--prepare";
+    c.argv[k + 1] = NULL;
+    int out, errfd, status = -1;
+    pid_t pid = spawn(&c, &out, &errfd, err, errlen);
+    if (pid < 0)
+        return -1;
+    struct prepare_talk talk = {.last = "", .fd = fd, .tty = isatty(fd) == 1};
+    follow_prepare(errfd, &talk);
+    close(out);
+    close(errfd);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    /* boot.sh's last line names the kernel: "kernel 6.12-rt: cannot ..." */
+    snprintf(err, errlen, "demo guest: %s",
+             talk.last[0] ? talk.last : "guest/boot.sh --prepare failed");
+    return -1;
 }
 
 /* Sets the progress line; also tells it on g->echo, when set, so that a
@@ -275,25 +269,38 @@ set_progress(struct demo_guest *g, const char *fmt, ...)
     }
 }
 
-static void on_out(struct demo_guest *g, char *line)
+/* The guest's accelerator is known: so is its name (see demo_guest_name). */
+static void set_accel(struct demo_guest *g, const char *accel)
 {
+    snprintf(g->accel, sizeof(g->accel), "%s", accel);
+    demo_guest_name(g->variants, g->accel, g->name, sizeof(g->name));
+}
+
+static void on_out(void *ctx, char *line)
+{
+    struct demo_guest *g = ctx;
     int port, pid;
     char accel[8] = "";
     if (sscanf(line, "PORT=%d PID=%d ACCEL=%7s", &port, &pid, accel) >= 2) {
         g->port = port;
-        snprintf(g->accel, sizeof(g->accel), "%s", accel);
+        set_accel(g, accel[0] ? accel : "?");
         g->state = DEMO_READY;
-        set_progress(g, "demo guest up (%s), pmcd on 127.0.0.1:%d",
-                     accel[0] ? accel : "?", port);
+        set_progress(g, "%s up (%s), pmcd on 127.0.0.1:%d", g->name, g->accel,
+                     port);
     }
 }
 
 /* boot.sh's progress, the guest's own steps among it ("guest [3.6 s]
- * network up") */
-static void on_err(struct demo_guest *g, char *line)
+ * network up"), after the guest's name ("demo guest" until its
+ * accelerator says which it is, for the default guest) */
+static void on_err(void *ctx, char *line)
 {
-    set_progress(g, "demo guest: %s",
-                 strncmp(line, "boot: ", 6) == 0 ? line + 6 : line);
+    struct demo_guest *g = ctx;
+    char accel[8];
+    const char *text = strncmp(line, "boot: ", 6) == 0 ? line + 6 : line;
+    if (sscanf(text, "accelerator: %7[a-z]", accel) == 1)
+        set_accel(g, accel);
+    set_progress(g, "%s: %s", g->name[0] ? g->name : "demo guest", text);
 }
 
 bool demo_guest_poll(struct demo_guest *g)
@@ -304,12 +311,12 @@ bool demo_guest_poll(struct demo_guest *g)
     char was[sizeof(g->progress)];
     memcpy(was, g->progress, sizeof(was));
     if (g->err_fd >= 0 &&
-        !read_lines(g, g->err_fd, g->err, sizeof(g->err), &g->errlen, on_err)) {
+        !read_lines(g->err_fd, g->err, sizeof(g->err), &g->errlen, on_err, g)) {
         close(g->err_fd);
         g->err_fd = -1;
     }
     if (g->out_fd >= 0 &&
-        !read_lines(g, g->out_fd, g->out, sizeof(g->out), &g->outlen, on_out)) {
+        !read_lines(g->out_fd, g->out, sizeof(g->out), &g->outlen, on_out, g)) {
         close(g->out_fd);
         g->out_fd = -1;
     }
@@ -319,11 +326,17 @@ bool demo_guest_poll(struct demo_guest *g)
         if (g->state != DEMO_READY || !WIFEXITED(status) ||
             WEXITSTATUS(status) != 0)
             g->state = DEMO_FAILED;
-        if (g->state == DEMO_FAILED &&
-            strncmp(g->progress, "demo guest: ", 12) == 0 && g->port)
-            set_progress(g, "demo guest: qemu ended");
+        if (g->state == DEMO_FAILED && g->port)
+            set_progress(g, "%s: %s ended", g->name,
+                         strcmp(g->accel, "uml") ? "qemu" : "linux.uml");
     }
     return g->state != before || strcmp(was, g->progress) != 0;
+}
+
+void demo_guest_signal_stop(struct demo_guest *g)
+{
+    if (g->state != DEMO_OFF && g->pid > 0)
+        kill(g->pid, SIGTERM);
 }
 
 void demo_guest_stop(struct demo_guest *g)
@@ -349,33 +362,4 @@ void demo_guest_stop(struct demo_guest *g)
         close(g->err_fd);
     g->out_fd = g->err_fd = -1;
     g->state = DEMO_OFF;
-}
-
-int demo_guest_join(struct demo_guest *g, struct session *s,
-                    const char *variants, FILE *progress,
-                    const volatile sig_atomic_t *stop)
-{
-    char err[256];
-    if (demo_guest_start(g, variants, err, sizeof(err)) < 0) {
-        fprintf(progress, "parallax: %s\n", err);
-        return -1;
-    }
-    g->echo = progress; /* every step from here on */
-    fprintf(progress, "parallax: %s\n", g->progress);
-    while (g->state == DEMO_BOOTING && !(stop && *stop)) {
-        struct pollfd pfd[2] = {{.fd = g->out_fd, .events = POLLIN},
-                                {.fd = g->err_fd, .events = POLLIN}};
-        poll(pfd, 2, 200);
-        demo_guest_poll(g);
-    }
-    if (g->state != DEMO_READY)
-        return -1;
-    struct source_spec spec;
-    snprintf(spec.name, sizeof(spec.name), "demo-%s", g->accel);
-    snprintf(spec.target, sizeof(spec.target), "127.0.0.1:%d", g->port);
-    if (session_add(s, &spec, err, sizeof(err)) < 0) {
-        fprintf(progress, "parallax: %s\n", err);
-        return -1;
-    }
-    return 0;
 }

@@ -5,12 +5,16 @@
 set -eu
 
 # qemu-system-x86 boots the guest; busybox-static is the guest's userland;
-# cpio packs the initramfs; lz4 unpacks the kernel (Debian compresses it
-# with lz4) for qemu's faster PVH boot; libc6-dev has the static libc that
-# guest/clock_sync.c links. pcp (pmcd and the PMDAs copied into the guest)
-# comes from scripts/deps.sh, which also knows how to configure it without
+# cpio packs the initramfs; lz4 and zstd unpack the kernels (Debian packs
+# 6.1 with lz4, 6.12 with zstd) for qemu's faster PVH boot, xz-utils the
+# 6.12 modules; libc6-dev has the static libc that guest/clock_sync.c
+# links; user-mode-linux and slirp boot the UML guest (--demo-guest=uml:
+# the kernel as a host process, its network through slirp, no KVM, tun or
+# daemon needed). pcp (pmcd and the PMDAs copied into the guest) comes
+# from scripts/deps.sh, which also knows how to configure it without
 # systemd.
-PKGS="qemu-system-x86 busybox-static cpio lz4 libc6-dev"
+PKGS="qemu-system-x86 busybox-static cpio lz4 zstd xz-utils libc6-dev
+user-mode-linux slirp"
 
 # missing_pkgs: prints the packages of $PKGS that are not installed.
 missing_pkgs() {

@@ -1,27 +1,43 @@
 #!/bin/sh
-# Fetches Debian's cloud kernel for the demo guest: resolves the package
-# through the linux-image-cloud-amd64 metapackage (so version bumps need no
-# edit), keeps the .deb in OUT/cache, and unpacks the kernel (vmlinuz, and
-# vmlinux for qemu's PVH boot) and the eight virtio-net modules into
-# OUT/kernel. Prints the kernel release.
-# Usage: guest/fetch-kernel.sh OUT_DIR
+# Fetches one of Debian 12's kernels for the demo guest: resolves the
+# package through its metapackage (so version bumps need no edit), keeps
+# the .deb in the cache, and unpacks the kernel (vmlinuz, and vmlinux for
+# qemu's PVH boot), the virtio-net modules it does not build in and its
+# modules.builtin into OUT/kernel. Prints the kernel release.
+# Usage: guest/fetch-kernel.sh [--variant V] [--cache DIR] OUT_DIR
+#   V      6.1 (default: the cloud kernel, CFS), 6.12 (the 6.12 cloud
+#          kernel, EEVDF) or 6.12-rt (6.12 with PREEMPT_RT)
+#   DIR    where the .debs are kept (default OUT_DIR/cache)
 set -eu
 
-# The cloud kernel builds no network driver in; these are the modules that
-# virtio-net needs, in load order (modprobe follows modules.dep anyway).
+# What virtio-net needs, in load order (modprobe follows modules.dep
+# anyway). 6.1's cloud kernel builds none of them in; 6.12 builds in the
+# virtio core and PCI transport (modules.builtin lists them) and ships the
+# rest compressed (.ko.xz).
 MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
 virtio_pci failover net_failover virtio_net"
+
+# variant V: sets META (the metapackage that follows the newest kernel of
+# V) and FLAVOUR (the end of its kernel's package name), or fails.
+variant() {
+    case $1 in
+    6.1) META=linux-image-cloud-amd64 FLAVOUR=cloud-amd64 SERIES=6.1 ;;
+    6.12) META=linux-image-6.12-cloud-amd64 FLAVOUR=cloud-amd64 SERIES=6.12 ;;
+    6.12-rt) META=linux-image-6.12-rt-amd64 FLAVOUR=rt-amd64 SERIES=6.12 ;;
+    *) die "unknown kernel variant '$1' (6.1, 6.12 or 6.12-rt)" ;;
+    esac
+}
 
 die() {
     echo "fetch-kernel: $*" >&2
     exit 1
 }
 
-# resolve_package: prints linux-image-<release>, the package the cloud
-# metapackage depends on, or nothing when apt's lists do not know it.
+# resolve_package: prints linux-image-<release>, the package META
+# depends on, or nothing when apt's lists do not know it.
 resolve_package() {
-    apt-cache depends linux-image-cloud-amd64 2>/dev/null |
-        sed -n 's/^ *Depends: \(linux-image-[^ ]*-cloud-amd64\)$/\1/p' |
+    apt-cache depends "$META" 2>/dev/null |
+        sed -n "s/^ *Depends: \(linux-image-${SERIES}[.][^ ]*-$FLAVOUR\)\$/\1/p" |
         head -n 1
 }
 
@@ -42,13 +58,22 @@ download() {
     (cd "$1" && apt-get download -q "$2" >/dev/null 2>&1)
 }
 
+# cached_debs CACHE: the variant's .debs in CACHE, newest first.
+cached_debs() {
+    # shellcheck disable=SC2012 # names are ours and have no odd characters
+    ls -t "$1"/linux-image-"$SERIES".*-"$FLAVOUR"_*.deb 2>/dev/null
+}
+
 # fetch_deb CACHE: makes sure the current kernel .deb is in CACHE and prints
-# its path. The resolution is remembered for a day (CACHE/resolved) so that
-# a rebuild with nothing to do stays fast; GUEST_KERNEL_REFRESH=1 asks apt
-# again now. Without apt lists or network it falls back to a cached .deb.
+# its path. The resolution is remembered for a day (CACHE/resolved, one
+# file per variant) so that a rebuild with nothing to do stays fast;
+# GUEST_KERNEL_REFRESH=1 asks apt again now. Without apt lists or network
+# it falls back to a cached .deb; without one either, it fails in one line
+# naming the package.
 fetch_deb() {
     cache=$1
     memo=$cache/resolved
+    [ "$VARIANT" = 6.1 ] || memo=$cache/resolved.$VARIANT
     deb=
     if [ "${GUEST_KERNEL_REFRESH:-0}" != 1 ] && [ -n "$(find "$memo" -mmin -1440 2>/dev/null)" ]; then
         deb=$(cat "$memo")
@@ -60,10 +85,12 @@ fetch_deb() {
             [ "$(id -u)" = 0 ] ||
                 die "apt-get download ${deb%%_*} failed (stale lists? run apt-get update as root)"
             echo "fetch-kernel: download failed; apt-get update, then again" >&2
-            apt-get update -qq || die "apt-get update failed (no network?)"
-            deb=$(resolve_deb) || die "apt knows no linux-image-cloud-amd64 after apt-get update"
+            # (without --error-on=any, a fetch that fails is a warning)
+            apt-get update -qq --error-on=any >/dev/null 2>&1 ||
+                die "cannot download ${deb%%_*} ($META): the archive is unreachable (apt-get update failed); nothing cached for kernel $VARIANT"
+            deb=$(resolve_deb) || die "apt knows no $META after apt-get update"
             download "$cache" "${deb%%_*}" ||
-                die "apt-get download ${deb%%_*} failed (no network?)"
+                die "cannot download ${deb%%_*} ($META): the archive is unreachable; nothing cached for kernel $VARIANT"
         fi
         [ -s "$cache/$deb" ] || die "apt-get download wrote no $deb"
         echo "$deb" >"$memo"
@@ -72,9 +99,8 @@ fetch_deb() {
         echo "$cache/$deb"
         return 0
     fi
-    # shellcheck disable=SC2012 # names are ours and have no odd characters
-    deb=$(ls -t "$cache"/linux-image-*-cloud-amd64_*.deb 2>/dev/null | head -n 1)
-    [ -n "$deb" ] || die "apt knows no linux-image-cloud-amd64 and nothing is cached; run guest/deps.sh"
+    deb=$(cached_debs "$cache" | head -n 1)
+    [ -n "$deb" ] || die "apt knows no $META and nothing is cached for kernel $VARIANT; run guest/deps.sh (apt-get update)"
     echo "fetch-kernel: apt cannot resolve the kernel; using cached $(basename "$deb")" >&2
     echo "$deb"
 }
@@ -116,8 +142,10 @@ extract_vmlinux() {
 }
 
 # unpack DEB DEST: extracts vmlinuz and the virtio-net modules of DEB into
-# DEST (vmlinuz, vmlinux when extractable, release, modules/<release>/...),
-# atomically.
+# DEST (vmlinuz, vmlinux when extractable, release,
+# modules/<release>/{kernel/...,modules.builtin}), atomically. A module
+# the kernel builds in is not needed; a compressed one is decompressed
+# (busybox modprobe loads plain .ko files).
 unpack() {
     deb=$1 dest=$2
     tmp=$dest.tmp
@@ -129,14 +157,21 @@ unpack() {
         die "$deb holds no /boot/vmlinuz-*"
     config=$(grep -m 1 '^\./boot/config-' "$list") ||
         die "$deb holds no /boot/config-*"
+    builtin=$(grep -m 1 '/modules\.builtin$' "$list") ||
+        die "$deb holds no modules.builtin"
     members="$kernel $config"
+    dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" "$builtin"
     for m in $MODULES; do
-        path=$(grep -m 1 "/kernel/.*/$m\.ko\$" "$list") ||
-            die "$deb holds no module $m.ko"
-        members="$members $path"
+        if path=$(grep -m 1 -E "/kernel/.*/$m\.ko(\.xz)?\$" "$list"); then
+            members="$members $path"
+        elif ! grep -q -E "/$m\.ko\$" "$tmp/x/$builtin"; then
+            die "$deb holds no module $m.ko and does not build it in"
+        fi
     done
     # shellcheck disable=SC2086 # one word per member
     dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" $members
+    find "$tmp/x" -name '*.ko.xz' -exec xz -d {} + ||
+        die "cannot decompress the modules of $deb (xz-utils)"
     release=${kernel#./boot/vmlinuz-}
     mv "$tmp/x/$kernel" "$tmp/vmlinuz"
     # PVH entry needs CONFIG_PVH; without it only the bzImage boots
@@ -147,8 +182,9 @@ unpack() {
         echo "fetch-kernel: no PVH vmlinux (method or tool missing); booting the bzImage" >&2
     fi
     mkdir -p "$tmp/modules"
-    # ./lib/modules/<release>/kernel/... (or ./usr/lib/...): keep <release>/
-    mv "$tmp/x/${path%%/kernel/*}" "$tmp/modules/"
+    # ./lib/modules/<release>/modules.builtin (or ./usr/lib/...): keep
+    # <release>/
+    mv "$tmp/x/${builtin%/modules.builtin}" "$tmp/modules/"
     echo "$release" >"$tmp/release"
     basename "$deb" >"$tmp/package"
     rm -rf "$tmp/x" "$list" "$dest"
@@ -156,15 +192,26 @@ unpack() {
 }
 
 main() {
-    [ $# -eq 1 ] || die "usage: guest/fetch-kernel.sh OUT_DIR"
+    VARIANT=6.1 cache=
+    while [ $# -gt 1 ]; do
+        case $1 in
+        --variant) VARIANT=$2 ;;
+        --cache) cache=$2 ;;
+        *) break ;;
+        esac
+        shift 2
+    done
+    [ $# -eq 1 ] || die "usage: guest/fetch-kernel.sh [--variant 6.1|6.12|6.12-rt] [--cache DIR] OUT_DIR"
+    variant "$VARIANT"
     out=$1
-    mkdir -p "$out/cache"
-    deb=$(fetch_deb "$out/cache")
+    cache=${cache:-$out/cache}
+    mkdir -p "$cache"
+    deb=$(fetch_deb "$cache")
     if [ "$(cat "$out/kernel/package" 2>/dev/null)" != "$(basename "$deb")" ]; then
         echo "fetch-kernel: unpacking $(basename "$deb")" >&2
         unpack "$deb" "$out/kernel"
-        # keep only the kernel in use: each .deb is ~26 MB
-        for old in "$out"/cache/linux-image-*.deb; do
+        # keep only this variant's kernel in use: each .deb is 26-107 MB
+        cached_debs "$cache" | while read -r old; do
             [ "$old" = "$deb" ] || rm -f "$old"
         done
     fi

@@ -7,6 +7,7 @@
 #include <pcp/pmda.h>
 #include <stdint.h>
 
+#include "collectors/kernel_sched.h"
 #include "pmda/control.h"
 #include "workloads/clock_probe.h"
 #include "pmda/runs.h"
@@ -20,6 +21,7 @@ struct agent {
     double next_probe;  /* monotonic time of the next periodic probe */
     pmInDom catalogue;  /* the instance domain, once pmdaInit has run */
     char user[64];      /* the user the agent and its workloads run as */
+    struct kernel_sched kernel; /* read at start, while root (debugfs) */
     /* what the control metrics answer when fetched */
     char last_start[CONTROL_MAX_TEXT + 1];
     char last_stop[CONTROL_MAX_TEXT + 1];

@@ -129,6 +129,12 @@ static int singular_value(int id, pmAtomValue *atom)
         return u32(atom, (uint32_t)runs_live(a->runs));
     case M_AGENT_PROBE_INTERVAL:
         return dbl(atom, a->probe_every);
+    case M_KERNEL_SCHED: /* "" when unknown: no value rather than a guess */
+        return a->kernel.family[0] ? str(atom, a->kernel.family)
+                                   : PMDA_FETCH_NOVALUES;
+    case M_KERNEL_PREEMPT:
+        return a->kernel.preempt[0] ? str(atom, a->kernel.preempt)
+                                    : PMDA_FETCH_NOVALUES;
     case M_CLK_PROBES:
         return u64(atom, a->probe.count);
     case M_CLK_SLEEP_REQ:
@@ -183,6 +189,19 @@ static int catalogue_value(int id, const struct workload *w, pmAtomValue *atom)
     }
 }
 
+/* "120 118 121": the lanes' counts (libpcp_pmda copies the text before
+ * the next call). */
+static const char *lanes_text(const struct wl_lanes *l)
+{
+    static char buf[WL_MAX_LANES * 21 + 1];
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < l->n && k < WL_MAX_LANES; k++)
+        used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%llu",
+                                 k ? " " : "", (unsigned long long)l->done[k]);
+    return buf;
+}
+
 static int run_value(int id, const struct run_view *v, pmAtomValue *atom)
 {
     const struct wl_stats *s = &v->stats;
@@ -213,6 +232,8 @@ static int run_value(int id, const struct run_view *v, pmAtomValue *atom)
         return str(atom, v->error);
     case M_WL_EXTRAS:
         return str(atom, v->extras);
+    case M_WL_LANES:
+        return str(atom, lanes_text(&v->lanes));
     case M_ST_N:
         return u32(atom, (uint32_t)s->n);
     case M_ST_MEDIAN:

@@ -17,6 +17,7 @@ enum cluster {
     CL_CLOCK,
     CL_SYSCALLS,
     CL_CONTROL,
+    CL_KERNEL,
 };
 
 #define U_NONE  PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
@@ -36,6 +37,10 @@ enum cluster {
     X(AGENT_RUNNING, CL_AGENT, 3, U32, I_NULL, INSTANT, NONE, "agent.running") \
     X(AGENT_PROBE_INTERVAL, CL_AGENT, 4, DOUBLE, I_NULL, DISCRETE, SEC,        \
       "agent.probe_interval")                                                  \
+    X(KERNEL_SCHED, CL_KERNEL, 0, STRING, I_NULL, DISCRETE, NONE,              \
+      "kernel.scheduler")                                                      \
+    X(KERNEL_PREEMPT, CL_KERNEL, 1, STRING, I_NULL, DISCRETE, NONE,            \
+      "kernel.preempt")                                                        \
     X(CAT_DESC, CL_CATALOGUE, 0, STRING, I_WL, DISCRETE, NONE,                 \
       "catalogue.desc")                                                        \
     X(CAT_UNIT, CL_CATALOGUE, 1, STRING, I_WL, DISCRETE, NONE,                 \
@@ -63,6 +68,8 @@ enum cluster {
       "workload.error")                                                        \
     X(WL_EXTRAS, CL_WORKLOAD, 12, STRING, I_WL, DISCRETE, NONE,                \
       "workload.extras")                                                       \
+    X(WL_LANES, CL_WORKLOAD, 16, STRING, I_WL, INSTANT, NONE,                  \
+      "workload.lanes")                                                        \
     X(ST_N, CL_STATS, 0, U32, I_WL, INSTANT, NONE, "workload.stats.n")         \
     X(ST_MEDIAN, CL_STATS, 1, DOUBLE, I_WL, INSTANT, NONE,                     \
       "workload.stats.median")                                                 \

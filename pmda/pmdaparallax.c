@@ -164,6 +164,7 @@ int main(int argc, char **argv)
     pmdaOpenLog(&dispatch);
     pmdaConnect(&dispatch);
     agent.syscount = syscount_new(cfg.mode, cfg.idle_s); /* while root */
+    kernel_sched_read(&agent.kernel);                    /* debugfs is root's */
     drop_privileges(username, &agent);
     agent.runs = runs_new(cfg.max_runs, log_line);
     agent.probe_every = cfg.probe_every;

@@ -231,6 +231,7 @@ static void view_run(const struct wl_run *r, struct run_view *v)
                 : n > 0                        ? fig[n - 1]
                                                : NAN;
     v->state = slot_state(st.state);
+    v->lanes = st.lanes;
     v->nresults = n;
     v->repeats = wl_run_options(r)->repeats;
     v->error = wl_run_error(r);

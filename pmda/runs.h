@@ -31,6 +31,7 @@ struct run_view {
     const char *args;       /* how the run was started; "" before any */
     const char *error;      /* why it failed; "" otherwise */
     const char *extras;     /* the last finished repeat's, extras.h */
+    struct wl_lanes lanes;  /* its tasks side by side (sched's jN) */
 };
 
 struct runs;

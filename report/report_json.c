@@ -24,9 +24,11 @@ static json_t *info_json(const struct source_model *m,
                          const struct report_meta *meta, int src)
 {
     const struct source_info *in = &m->info;
-    return json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:b, s:s, s:s, s:s}",
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:o, s:b, s:s, s:s, "
+                     "s:s}",
                      "name", m->name, "target", m->target, "host", in->host,
-                     "kernel", in->release, "ncpu", in->ncpu, "mem_bytes",
+                     "kernel", in->release, "scheduler", in->sched, "preempt",
+                     in->preempt, "ncpu", in->ncpu, "mem_bytes",
                      num(in->mem_bytes > 0 ? in->mem_bytes : NAN), "pmda",
                      in->pmda, "clocksource", report_clocksource(meta, src),
                      "state", report_state_name(m->state), "error",

@@ -105,13 +105,15 @@ static const json_t *find_source(const json_t *root, const char *name)
 static int read_info(const json_t *src, struct source_info *in,
                      const char *path, char *err, size_t errlen)
 {
-    const char *host = "", *kernel = "";
+    const char *host = "", *kernel = "", *sched = "", *preempt = "";
     int ncpu = 0, pmda = 0;
     json_t *mem = NULL;
     json_error_t je;
-    if (json_unpack_ex((json_t *)src, &je, 0, "{s:s, s:s, s:i, s:o, s:b}",
-                       "host", &host, "kernel", &kernel, "ncpu", &ncpu,
-                       "mem_bytes", &mem, "pmda", &pmda) < 0)
+    /* scheduler and preempt: only in reports written since issue 18 */
+    if (json_unpack_ex(
+            (json_t *)src, &je, 0, "{s:s, s:s, s?:s, s?:s, s:i, s:o, s:b}",
+            "host", &host, "kernel", &kernel, "scheduler", &sched, "preempt",
+            &preempt, "ncpu", &ncpu, "mem_bytes", &mem, "pmda", &pmda) < 0)
         return fail(err, errlen, path, "damaged report: source: %s", je.text);
     if (ncpu < 0 || ncpu > NCPU_MAX)
         return fail(err, errlen, path,
@@ -119,6 +121,8 @@ static int read_info(const json_t *src, struct source_info *in,
                     NCPU_MAX);
     safe_text_copy(in->host, sizeof(in->host), host, 0);
     safe_text_copy(in->release, sizeof(in->release), kernel, 0);
+    safe_text_copy(in->sched, sizeof(in->sched), sched, 0);
+    safe_text_copy(in->preempt, sizeof(in->preempt), preempt, 0);
     in->ncpu = ncpu;
     in->pmda = pmda;
     if (!get_num_in(mem, 0, MEM_MAX, &in->mem_bytes))

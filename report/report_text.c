@@ -56,11 +56,17 @@ static void print_sources(FILE *f, const struct session *s,
                           const struct report_meta *meta)
 {
     heading(f, "SOURCES", NULL);
-    struct rtable *t = rtable_new("llllrrll");
+    /* the scheduler column where any source tells its scheduler */
+    bool sched = false;
+    for (int i = 0; i < s->nsrc; i++)
+        sched |= s->model[i].info.sched[0] != '\0';
+    struct rtable *t = rtable_new(sched ? "lllllrrll" : "llllrrll");
     rtable_add(t, "source");
     rtable_add(t, "target");
     rtable_add(t, "host name");
     rtable_add(t, "kernel");
+    if (sched)
+        rtable_add(t, "scheduler");
     rtable_add(t, "cpus");
     rtable_add(t, "memory");
     rtable_add(t, "clocksource");
@@ -75,6 +81,9 @@ static void print_sources(FILE *f, const struct session *s,
         add_target(t, m->target);
         rtable_add(t, "%s", in->host[0] ? in->host : "?");
         rtable_add(t, "%s", in->release[0] ? in->release : "?");
+        if (sched)
+            rtable_add(t, "%s%s%s", in->sched[0] ? in->sched : "?",
+                       in->preempt[0] ? " " : "", in->preempt);
         if (in->ncpu > 0)
             rtable_add(t, "%d", in->ncpu);
         else

@@ -13,6 +13,14 @@ use_build() {
     [ -x "$bin" ] || fail "no $bin; run make build"
 }
 
+# use_guest_image: use_build, then sets gdir to the demo guest's build
+# directory (BUILD/guest), and fails when its image is not built.
+use_guest_image() {
+    use_build
+    gdir=$PARALLAX_BUILD/guest
+    [ -s "$gdir/initramfs.cpio.gz" ] || fail "no guest image in $gdir; run make guest"
+}
+
 # use_agent [BUILD_DIR]: sets build (PARALLAX_BUILD, else BUILD_DIR in the
 # source tree, else build/), exported as PARALLAX_BUILD (pmcd_start_agent
 # runs the agent from it), and agent to its pmdaparallax; fails when that
@@ -108,4 +116,41 @@ tmux_shell() {
 tmux_parallax() {
     tm send-keys -t t "clear; $*; echo EXIT=\$?" Enter
     wait_for 10 has '^CPU user % +[0-9]+\.[0-9]' || { screen; fail "no figures ($*)"; }
+}
+
+# workload_figures NAME NSRC: the screen's row of workload NAME shows a
+# figure on each of NSRC sources (host first) and a ratio after every
+# guest's, the run over.
+# A figure cell: "1.630µs ±627ns" (a time carries its unit), or
+# "35.4M loops/s ±0.3M" (another unit comes first in the detail).
+WL_FIG='[0-9.]+[^ ]*( [^ ±0-9][^ ]*)? ±[^ ]+'
+workload_figures() {
+    local re i
+    re="^[> ] $1 +$WL_FIG"
+    for ((i = 1; i < $2; i++)); do re="$re +$WL_FIG +[<0-9.]+"; done
+    screen | grep -qE "$re\$"
+}
+
+# run_workload NAME DOWNS [NSRC [MIN]]: on the live screen (tmux_use with
+# -J), selects workload NAME (DOWNS rows below the first), starts it with
+# Space on every source, waits up to 120 s for its figures on NSRC sources
+# (2) and checks every guest's ratio is above MIN (1; in a sanitized build
+# only that it exists: a fork there copies ASan's shadow mappings).
+run_workload() {
+    local name=$1 downs=$2 nsrc=${3:-2} min=${4:-1} r i
+    [ -z "${PARALLAX_SANITIZED:-}" ] || min=0
+    tm send-keys -t t Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
+    for ((i = 0; i < downs; i++)); do tm send-keys -t t Down; done
+    tm send-keys -t t Space
+    wait_for 10 has "^> $name " || { screen; fail "$name did not start"; }
+    wait_for 120 workload_figures "$name" "$nsrc" ||
+        { screen; fail "$name gave no figures on $nsrc sources"; }
+    # each guest's figure and ratio, after the host's figure
+    for r in $(screen | grep -E "^[> ] $name " |
+        sed -E "s/^[> ] $name +$WL_FIG//" |
+        grep -oE "$WL_FIG +[<0-9.]+" | awk '{ print $NF }'); do
+        awk -v r="$r" -v m="$min" 'BEGIN { exit !(r > m) }' ||
+            fail "$name ratio $r not above $min: $(screen | grep -E "^[> ] $name ")"
+    done
+    echo "ok: $(screen | grep -E "^[> ] $name " | sed 's/  */ /g')"
 }

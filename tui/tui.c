@@ -21,7 +21,7 @@
 
 #include "collectors/syscalls_switch.h"
 #include "report/baselines.h"
-#include "guest/demo_guest.h"
+#include "guest/demo_guests.h"
 #include "core/diag.h"
 #include "core/host_probe.h"
 #include "core/jobs.h"
@@ -168,7 +168,7 @@ static struct prompt prompt;
 static enum { ASK_GUEST, ASK_SOURCES } asking; /* what the prompt is for */
 static char sources_label[48];
 static struct modes modes; /* help, pause, interval, the quit question */
-static struct demo_guest demo;
+static struct demo_guests demos;
 static struct host_probe probe;
 static const char *report_dir; /* --report-dir, NULL: the default */
 
@@ -187,23 +187,11 @@ static void snapshot(const struct session *s)
                  path);
 }
 
-/* Follows the demo guest's boot on the status line; adds it as a source
- * once its pmcd answers. True when the screen should be redrawn. */
+/* Follows the demo guests' boots on the status line; adds each as a
+ * source once its pmcd answers. True when the screen should be redrawn. */
 static bool demo_step(struct session *s)
 {
-    if (!demo_guest_poll(&demo))
-        return false;
-    snprintf(table.status, sizeof(table.status), "%s", demo.progress);
-    if (demo.state == DEMO_READY && demo.port) {
-        struct source_spec spec;
-        char err[256];
-        snprintf(spec.name, sizeof(spec.name), "demo-%s", demo.accel);
-        snprintf(spec.target, sizeof(spec.target), "127.0.0.1:%d", demo.port);
-        if (session_add(s, &spec, err, sizeof(err)) < 0)
-            snprintf(table.status, sizeof(table.status), "%s", err);
-        demo.port = 0; /* added */
-    }
-    return true;
+    return demo_guests_poll(&demos, s, table.status, sizeof(table.status));
 }
 
 /* The add-guest prompt was answered: start sampling the guest. */
@@ -219,12 +207,24 @@ static void add_guest(struct session *s, const char *text)
                  spec.target);
 }
 
-/* Why this host's system call counter did not open, once per failure. */
-static bool syscalls_failure_news(char *status, size_t n)
+/* Why this host's system call counter did not open, once per failure;
+ * and why a guest's agent counts none, once each time that changes. */
+static bool syscalls_failure_news(const struct session *s, char *status,
+                                  size_t n)
 {
     static unsigned seen;
+    static char told[SESSION_MAX_SOURCES][160];
     char why[160];
     unsigned seq = syscalls_host_failure(why, sizeof(why));
+    for (int i = 1; i < s->nsrc; i++) {
+        const char *now = s->model[i].info.syscalls_status;
+        if (strcmp(told[i], now) == 0)
+            continue;
+        snprintf(told[i], sizeof(told[i]), "%s", now);
+        if (now[0])
+            snprintf(status, n, "syscalls/s on %s: %s", s->model[i].name, now);
+        return now[0] != '\0';
+    }
     if (seq == seen)
         return false;
     seen = seq;
@@ -305,12 +305,11 @@ static bool handle_keys(struct session *s, bool *redraw)
 /* Runs until q (returns 0) or a termination signal (returns it). */
 static int main_loop(struct session *s, bool utf8)
 {
-    struct pollfd pfd[6] = {
+    struct pollfd pfd[5] = {
         {.fd = STDIN_FILENO, .events = POLLIN},
         {.fd = session_fd(s), .events = POLLIN},
         {.fd = sig_pipe[0], .events = POLLIN},
-        {.events = POLLIN}, /* the demo guest's boot.sh, while it talks */
-        {.events = POLLIN},
+        {.events = POLLIN}, /* the demo guests' boot.sh, while they talk */
         {.events = POLLIN}, /* the host's clock probe, while it runs */
     };
     modes_draw(&modes, s, &jobs, &table, prompt.active ? &prompt : NULL, utf8);
@@ -321,10 +320,9 @@ static int main_loop(struct session *s, bool utf8)
         int timeout = (int)(s->interval * 1000) + 100;
         if (jobs_running(&jobs, -1) && timeout > 250)
             timeout = 250; /* runs report progress and end between samples */
-        pfd[3].fd = demo.out_fd > 0 ? demo.out_fd : -1;
-        pfd[4].fd = demo.err_fd > 0 ? demo.err_fd : -1;
-        pfd[5].fd = host_probe_fd(&probe);
-        int n = poll(pfd, 6, timeout);
+        pfd[3].fd = demo_guests_fd(&demos);
+        pfd[4].fd = host_probe_fd(&probe);
+        int n = poll(pfd, 5, timeout);
         if (n < 0 && errno != EINTR)
             return 0;
         char sig;
@@ -338,7 +336,7 @@ static int main_loop(struct session *s, bool utf8)
             redraw = true;
         if (jobs_update(&jobs, s))
             redraw = true;
-        if (syscalls_failure_news(table.status, sizeof(table.status)))
+        if (syscalls_failure_news(s, table.status, sizeof(table.status)))
             redraw = true;
         if (demo_step(s))
             redraw = true;
@@ -386,8 +384,8 @@ int tui_run(const struct options *o)
         return 2;
     }
     host_probe_init(&probe);
-    if (o->demo_guest &&
-        demo_guest_start(&demo, o->demo_variants, err, sizeof(err)) < 0) {
+    if (o->ndemo && demo_guests_start(&demos, o->demo_variants, o->ndemo,
+                                      real_stderr, err, sizeof(err)) < 0) {
         dprintf(real_stderr, "parallax: %s\n", err);
         session_close(&s);
         return 2;
@@ -402,9 +400,10 @@ int tui_run(const struct options *o)
     DIAG(DIAG_INFO, "quitting%s", sig ? " on a signal" : "");
     jobs_free(&jobs); /* stops and reaps every workload */
     host_probe_stop(&probe);
-    if (demo.state != DEMO_OFF)
-        dprintf(real_stderr, "parallax: stopping the demo guest\n");
-    demo_guest_stop(&demo); /* boot.sh stops qemu */
+    if (demos.n)
+        dprintf(real_stderr, "parallax: stopping the demo guest%s\n",
+                demos.n > 1 ? "s" : "");
+    demo_guests_stop(&demos); /* boot.sh stops qemu */
     session_close(&s);
     if (real_stderr >= 0) {
         dup2(real_stderr, STDERR_FILENO);

@@ -59,15 +59,16 @@ static void short_release(const char *rel, char *buf, size_t n)
     snprintf(buf, n, "%.*s", len, rel);
 }
 
-#define HEADER_MAX 256 /* a header candidate: names, target, figures */
+#define HEADER_MAX        256 /* a header candidate: names, target, figures */
+#define HEADER_CANDIDATES 6   /* forms of a header line, longest first */
 
 /* Copies into buf the first candidate that fits width cells, or the last
  * one with an ellipsis; returns which one it took. */
 static int first_fit(char *buf, size_t n, int width, char cand[][HEADER_MAX],
                      int k, bool utf8)
 {
-    const char *c[4];
-    for (int i = 0; i < k && i < 4; i++)
+    const char *c[HEADER_CANDIDATES];
+    for (int i = 0; i < k && i < HEADER_CANDIDATES; i++)
         c[i] = cand[i];
     int i = fit_first(buf, n, width, c, k, utf8);
     return i < k ? i : k - 1;
@@ -75,28 +76,37 @@ static int first_fit(char *buf, size_t n, int width, char cand[][HEADER_MAX],
 
 #define INFO_WITH_HOST 2 /* info_text's first candidates name the host */
 
-/* What the source is, "myhost 6.1.0-18-amd64 2cpu 23G" where it fits,
- * else shorter: the release to its minor number, then no host name (the
- * backend line takes it), then only CPUs and memory. Returns the form. */
+/* What the source is, "myhost 6.1.0-18-amd64 EEVDF voluntary 2cpu 23G"
+ * where it fits, else shorter: the release to its minor number, then no
+ * host name (the backend line takes it), then the scheduler without its
+ * preemption model, then only CPUs and memory. Returns the form. */
 static int info_text(const struct source_model *m, int width, char *buf,
                      size_t n, bool utf8)
 {
     const struct source_info *i = &m->info;
-    char mem[16] = "?", cpus[16] = "?", rel[32];
+    char mem[16] = "?", cpus[16] = "?", rel[32], sched[48] = "", fam[24] = "";
     if (i->mem_bytes > 0)
         fmt_bytes(mem, sizeof(mem), i->mem_bytes);
     if (i->ncpu > 0)
         snprintf(cpus, sizeof(cpus), "%d", i->ncpu);
+    if (i->sched[0] || i->preempt[0]) /* " EEVDF voluntary" */
+        snprintf(sched, sizeof(sched), " %s%s%s", i->sched,
+                 i->sched[0] && i->preempt[0] ? " " : "", i->preempt);
+    if (i->sched[0])
+        snprintf(fam, sizeof(fam), " %s", i->sched);
     const char *host = i->host[0] ? i->host : "?";
     const char *release = i->release[0] ? i->release : "?";
     short_release(release, rel, sizeof(rel));
-    char cand[4][HEADER_MAX];
-    snprintf(cand[0], sizeof(cand[0]), "%s %s %scpu %s", host, release, cpus,
-             mem);
-    snprintf(cand[1], sizeof(cand[1]), "%s %s %scpu %s", host, rel, cpus, mem);
-    snprintf(cand[2], sizeof(cand[2]), "%s %scpu %s", rel, cpus, mem);
-    snprintf(cand[3], sizeof(cand[3]), "%scpu %s", cpus, mem);
-    return first_fit(buf, n, width, cand, 4, utf8);
+    char cand[6][HEADER_MAX];
+    snprintf(cand[0], sizeof(cand[0]), "%s %s%s %scpu %s", host, release, sched,
+             cpus, mem);
+    snprintf(cand[1], sizeof(cand[1]), "%s %s%s %scpu %s", host, rel, sched,
+             cpus, mem);
+    snprintf(cand[2], sizeof(cand[2]), "%s%s %scpu %s", rel, sched, cpus, mem);
+    snprintf(cand[3], sizeof(cand[3]), "%s%s %scpu %s", rel, fam, cpus, mem);
+    snprintf(cand[4], sizeof(cand[4]), "%s%s %scpu", rel, fam, cpus);
+    snprintf(cand[5], sizeof(cand[5]), "%scpu %s", cpus, mem);
+    return first_fit(buf, n, width, cand, 6, utf8);
 }
 
 /* How the source is read, "pcp 10.0.0.2:44321 +pmda" where it fits; else
@@ -179,6 +189,10 @@ void view_metric_cell(const struct source_model *m, int id, char *val,
     fmt_right(val, vn, VIEW_VALUE_W, raw);
     double top = d->format == MF_PERCENT ? 100 : 0;
     fmt_spark(spark, sn, &m->hist[id], spark_w, top, utf8);
+    /* a guest that counts no system calls says why in a word */
+    if (id == METRIC_SYSCALLS && !isfinite(m->value[id]) &&
+        m->info.syscalls_why[0])
+        snprintf(spark, sn, "%-*.*s", spark_w, spark_w, m->info.syscalls_why);
 }
 
 double view_metric_ratio(const struct source_model *guest,

@@ -110,6 +110,47 @@ static struct time_line *add(struct time_line *out, int *n, int max,
     return tl;
 }
 
+/* Task k's share of the work sched's tasks have done side by side on
+ * src, in %; NaN when they have not run together there. */
+static double share(const struct jobs *j, int src, int w, int k)
+{
+    if (w < 0)
+        return NAN;
+    const struct wl_lanes *l = &jobs_cell(j, src, w)->lanes;
+    double sum = 0;
+    for (int i = 0; i < l->n; i++)
+        sum += (double)l->done[i];
+    return k < l->n && sum > 0 ? 100 * (double)l->done[k] / sum : NAN;
+}
+
+/* True while workload w runs on src. */
+static bool live(const struct jobs *j, int src, int w)
+{
+    enum job_state st = jobs_cell(j, src, w)->state;
+    return st == JOB_RUNNING || st == JOB_STOPPING;
+}
+
+/* The task shares' lines while sched's tasks run side by side somewhere
+ * (at the end every task has done the same work: the shares say only how
+ * the work went while it ran): a rule, then one per task. */
+static int add_shares(const struct session *s, const struct jobs *j, int wf,
+                      struct time_line *out, int n, int max, int max_tasks)
+{
+    int tasks = 0;
+    struct time_line *tl;
+    for (int src = 0; wf >= 0 && src < s->nsrc; src++)
+        if (live(j, src, wf) && jobs_cell(j, src, wf)->lanes.n > tasks)
+            tasks = jobs_cell(j, src, wf)->lanes.n;
+    if (tasks == 0)
+        return n;
+    if ((tl = add(out, &n, max, TL_RULE, 1, wf)))
+        snprintf(tl->label, sizeof(tl->label), " task shares ");
+    for (int k = 0; k < tasks && k < max_tasks; k++)
+        if ((tl = add(out, &n, max, TL_SHARE, k, wf)))
+            snprintf(tl->label, sizeof(tl->label), "task %d share %%", k + 1);
+    return n;
+}
+
 int view_time_lines(const struct session *s, const struct jobs *j,
                     struct time_line *out, int max, int max_tasks)
 {
@@ -133,6 +174,8 @@ int view_time_lines(const struct session *s, const struct jobs *j,
         if (k > tasks)
             tasks = k;
     }
+    /* live shares first: the screen's time rows may have room for few */
+    n = add_shares(s, j, wf, out, n, max, max_tasks);
     if (tasks < 0)
         return n;
     if ((tl = add(out, &n, max, TL_RULE, 0, wf)))
@@ -237,6 +280,12 @@ bool view_time_line_cell(const struct session *s, const struct jobs *j, int src,
         if (r)
             num_text(raw, sizeof(raw), task_value(r, tl->index));
         break;
+    case TL_SHARE: { /* a source whose run has ended: all equal now */
+        double v = share(j, src, tl->wl, tl->index);
+        if (isfinite(v) && live(j, src, tl->wl))
+            snprintf(raw, sizeof(raw), "%.1f", v);
+        break;
+    }
     case TL_FIXED:
     case TL_RULE:
         break;
@@ -278,6 +327,8 @@ enum view_ratio_kind view_time_line_ratio_kind(const struct time_line *tl)
     case TL_SLEEP:
     case TL_TASK:
         return VR_JUDGED;
+    case TL_SHARE: /* a share of the source's own work: nothing to compare */
+        return VR_NONE;
     case TL_RULE:
         break;
     }

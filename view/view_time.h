@@ -1,8 +1,9 @@
 /* The lines of the Time section beyond the clock and probe rows of view.h:
  * what the sleep workload's sleeps took on each source's clock against
- * what the host saw of them (through the clock model), and the scheduler
- * fairness table of the sched workload, per source. The screen and the
- * text report draw these same lines. */
+ * what the host saw of them (through the clock model), the scheduler
+ * fairness table of the sched workload, per source, and the shares of the
+ * work its tasks have done side by side, live while they run. The screen
+ * and the text report draw these same lines. */
 #ifndef PARALLAX_VIEW_TIME_H
 #define PARALLAX_VIEW_TIME_H
 
@@ -22,6 +23,7 @@ enum time_line_kind {
     TL_RULE,  /* a section line: label is its title */
     TL_FAIR,  /* a fairness figure: index into the fairness rows */
     TL_TASK,  /* a task's jN time: index 2k user, 2k+1 wall of task k+1 */
+    TL_SHARE, /* task index+1's share of the jN work so far, live */
 };
 
 struct time_line {
@@ -32,8 +34,9 @@ struct time_line {
 };
 
 /* The lines to show: the fixed rows, then a sleep line per duration any
- * source has measured, then the fairness table when sched finished a
- * repeat anywhere (tasks up to max_tasks). Returns how many (<= max). */
+ * source has measured, then sched's tasks' shares while they run side by
+ * side anywhere, then the fairness table when sched finished a repeat
+ * anywhere (tasks up to max_tasks). Returns how many (<= max). */
 int view_time_lines(const struct session *s, const struct jobs *j,
                     struct time_line *out, int max, int max_tasks);
 

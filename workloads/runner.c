@@ -320,6 +320,9 @@ void wl_run_status(const struct wl_run *r, struct wl_run_status *st)
     st->wall = atomic_load(&p->wall);
     st->user = atomic_load(&p->user);
     st->sys = atomic_load(&p->sys);
+    st->lanes.n = atomic_load(&p->nlanes);
+    for (int k = 0; k < st->lanes.n && k < WL_MAX_LANES; k++)
+        st->lanes.done[k] = atomic_load(&p->lane[k]);
     /* the figure callback may read parameters only: state is the child's */
     struct wl_ctx ctx = {.param = r->param, .dir = r->dir.path};
     st->figure = runner_figure(r->w, &ctx, st->ops, st->wall);

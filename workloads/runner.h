@@ -59,6 +59,7 @@ struct wl_run_status {
     uint64_t ops;
     double wall, user, sys;
     double figure; /* live figure from ops and wall; NaN before any op */
+    struct wl_lanes lanes; /* its tasks side by side, when it has any */
 };
 
 struct wl_run;

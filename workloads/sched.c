@@ -48,6 +48,8 @@ struct sched_run {
     long work;
     struct task *t; /* n, MAP_SHARED */
     struct wl_meter m;
+    bool together;                  /* jN: the tasks' shares are live */
+    uint64_t base[SCHED_MAX_TASKS]; /* each task's units before jN */
 };
 
 /* A dependent chain of multiply-adds: no step can start before the last
@@ -89,6 +91,19 @@ static uint64_t units_done(const struct sched_run *s)
     for (int k = 0; k < s->n; k++)
         sum += atomic_load_explicit(&s->t[k].done, memory_order_relaxed);
     return sum;
+}
+
+/* While the tasks run together: the units each has done since they were
+ * released, for their live shares (the first WL_MAX_LANES). */
+static void publish_lanes(struct sched_run *s)
+{
+    struct wl_progress *p = s->ctx->progress;
+    int n = s->n < WL_MAX_LANES ? s->n : WL_MAX_LANES;
+    for (int k = 0; s->together && k < n; k++)
+        atomic_store(&p->lane[k],
+                     atomic_load_explicit(&s->t[k].done, memory_order_relaxed) -
+                         s->base[k]);
+    atomic_store(&p->nlanes, s->together ? n : 0);
 }
 
 static void kill_tasks(struct sched_run *s, int from, int to)
@@ -136,6 +151,7 @@ static int wait_tasks(struct sched_run *s, int from, int to)
             t->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
         }
         wl_meter_publish(&s->m, s->ctx->progress, units_done(s));
+        publish_lanes(s);
         if (left > 0)
             nanosleep(&poll, NULL);
     }
@@ -173,6 +189,9 @@ static int run_parallel(struct sched_run *s, double *wall)
     if (pipe(gate) < 0)
         return -1;
     int rc = 0;
+    for (int k = 0; k < s->n; k++)
+        s->base[k] = atomic_load(&s->t[k].done);
+    s->together = true;
     for (int k = 0; k < s->n && rc == 0; k++)
         rc = start_task(s, k, gate);
     close(gate[0]);

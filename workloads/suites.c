@@ -53,6 +53,30 @@ static const char *const unixbench[] = {
     "rsa-verify", "disk", "sleep", "sched", NULL,
 };
 
+/* The three reports parallax grew out of, each one command (README). 000:
+ * a userland kernel against the real one (--demo-guest=uml): system
+ * calls, forks, sleep fidelity, RSA "for N s" */
+static const char *const seed000[] = {
+    "syscall-null", "fork-exit", "sleep", "rsa-sign", NULL,
+};
+
+/* 001: a paravirtualised guest against native (--demo-guest): the
+ * UnixBench-style index and the lmbench latencies */
+static const char *const seed001[] = {
+    "syscall-null",  "syscall-read", "syscall-write", "syscall-stat",
+    "syscall-fstat", "syscall-open", "pipe-lat",      "ctx",
+    "unix-lat",      "tcp-lat",      "fork-exit",     "fork-exec",
+    "fork-sh",       "prot-fault",   "page-fault",    "dhry",
+    "whet",          "execl",        "fcopy",         "pipe-tput",
+    "rsa-sign",      "rsa-verify",   "disk",          "sleep",
+    "sched",         NULL,
+};
+
+/* 002: schedulers side by side (--demo-guest=kernel=6.1, 6.12, 6.12-rt):
+ * j1 and j3 user and wall times, expected against actual, Jain's index,
+ * per-task shares */
+static const char *const seed002[] = {"sched", NULL};
+
 static const struct wl_suite suite_syscalls = {
     "syscalls", "system call latencies (lmbench lat_syscall)", syscalls};
 static const struct wl_suite suite_quick = {
@@ -62,11 +86,20 @@ static const struct wl_suite suite_lmbench = {
 static const struct wl_suite suite_unixbench = {
     "unixbench", "UnixBench-style throughputs, CPU, crypto, disk, time",
     unixbench};
+static const struct wl_suite suite_seed000 = {
+    "seed000", "a userland kernel against the host (--demo-guest=uml)",
+    seed000};
+static const struct wl_suite suite_seed001 = {
+    "seed001", "a virtual machine against the host: lmbench and UnixBench",
+    seed001};
+static const struct wl_suite suite_seed002 = {
+    "seed002", "schedulers side by side: j1 against j3, fairness", seed002};
 static const struct wl_suite suite_all = {"all", "every workload", NULL};
 
 const struct wl_suite *const wl_suites[] = {
-    &suite_syscalls,  &suite_quick, &suite_lmbench,
-    &suite_unixbench, &suite_all,   NULL,
+    &suite_syscalls,  &suite_quick,   &suite_lmbench,
+    &suite_unixbench, &suite_seed000, &suite_seed001,
+    &suite_seed002,   &suite_all,     NULL,
 };
 
 const struct wl_suite *suite_find(const char *name)

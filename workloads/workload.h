@@ -18,6 +18,7 @@ struct wl_needs;
 
 #define WL_MAX_PARAMS 8
 #define WL_MAX_EXTRA  16
+#define WL_MAX_LANES  8 /* tasks of a run whose progress shows one by one */
 
 enum wl_better {
     WL_LOWER_IS_BETTER,  /* latencies, times */
@@ -40,6 +41,13 @@ struct wl_param {
     bool integer; /* only whole numbers are accepted */
 };
 
+/* Work done by each of a run's tasks running side by side (sched's jN),
+ * for their live shares; n 0 when no tasks run side by side. */
+struct wl_lanes {
+    int n;
+    uint64_t done[WL_MAX_LANES];
+};
+
 /* Live progress in memory shared by the child (writer) and the parent
  * (reader). Plain atomics, no locks: a reader may see a slightly old set. */
 struct wl_progress {
@@ -48,6 +56,8 @@ struct wl_progress {
     _Atomic int stop;         /* set by the parent: end the run now */
     _Atomic double wall;      /* seconds of the measured phase so far */
     _Atomic double user, sys; /* CPU seconds of the measured phase so far */
+    _Atomic int nlanes;       /* struct wl_lanes, shared */
+    _Atomic uint64_t lane[WL_MAX_LANES];
 };
 
 enum wl_phase {

@@ -13,11 +13,16 @@
 #   B: 2 vCPUs, the RTC's clock: 2 CPUs, and the steps say the clock is
 #      not synchronised. boot.sh is SIGKILLed: qemu must die with it
 #      (PR_SET_PDEATHSIG), leaving no process behind.
-#   C: --icount: the guest's clock (its uptime) runs many times faster than
-#      the host's while it idles.
+#   C: --icount fast: the guest's clock (its uptime) runs many times faster
+#      than the host's while it idles.
 #   D: a boot.sh whose caller died before boot.sh's death signal was set
 #      (it finds another parent than the one it re-executed itself from)
 #      goes at once, saying so, without starting qemu.
+#   E: --icount slow: a CPU-bound run "for 3 s" by the guest's clock takes
+#      well over 3 s of the host's (timed here, from the store that starts
+#      it to the fetch that finds it done), while the guest reports 3 s.
+#   F: qemu killed outright (SIGKILL, not by boot.sh): boot.sh says so in
+#      one line, exits 1, and leaves no serial log of its own behind.
 # Usage: tests/integration/test_guest_boot.sh BUILD_DIR
 set -eu
 cd "$(dirname "$0")/../.."
@@ -186,6 +191,53 @@ check_icount_clock() {
     echo "ok: C: icount: 60+ s of guest uptime passed in $host_s s of host time"
 }
 
+# runs NAME: how many runs of workload NAME the guest's agent started.
+runs() {
+    pminfo -h "127.0.0.1:$PORT" -f parallax.workload.runs |
+        sed -n "s/.*\"$1\"\] value \([0-9]*\)\$/\1/p"
+}
+
+# check_slow_clock: E (see the top).
+check_slow_clock() {
+    local r0 t0 host_s wall
+    r0=$(runs dhry)
+    t0=$EPOCHREALTIME
+    pmstore -h "127.0.0.1:$PORT" parallax.control.start \
+        "dhry --repeats=1 --duration=3 --warmup=0" >/dev/null ||
+        fail "E: the host could not start dhry in the guest"
+    dhry_done() { [ "$(runs dhry)" != "$r0" ] && workload_done dhry; }
+    wait_for 120 dhry_done || fail "E: dhry did not finish in 120 s"
+    host_s=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+    wall=$(pminfo -h "127.0.0.1:$PORT" -f parallax.workload.wall |
+        sed -n 's/.*"dhry"\] value \([0-9.e+-]*\)$/\1/p')
+    awk -v w="$wall" 'BEGIN { exit !(w > 2.9 && w < 3.2) }' ||
+        fail "E: the guest says dhry ran $wall s, not 3"
+    awk -v h="$host_s" -v w="$wall" 'BEGIN { exit !(h > 1.3 * w) }' ||
+        fail "E: dhry 'for $wall s' took $host_s s of host time, not over 1.3x"
+    echo "ok: E: icount slow: dhry 'for $wall s' took $host_s s of host time"
+}
+
+# check_killed_qemu: F (see the top).
+check_killed_qemu() {
+    guest/boot.sh -b "$gdir" >"$tmp/F.out" 2>"$tmp/F.err" &
+    BPID=$!
+    started_boots+=("$BPID")
+    wait_for 150 boot_done "$tmp/F.out" "$BPID" || fail "F: no boot in 150 s"
+    [[ $(cat "$tmp/F.out") =~ PID=([0-9]+).*LOG=([^ ]+) ]] ||
+        fail "F: boot failed: $(cat "$tmp/F.err")"
+    local qpid=${BASH_REMATCH[1]} log=${BASH_REMATCH[2]} rc=0
+    started_qemus+=("$qpid")
+    [ -e "$log" ] || fail "F: no serial log $log while the guest runs"
+    kill -KILL "$qpid"
+    wait "$BPID" || rc=$?
+    [ "$rc" = 1 ] || fail "F: boot.sh exited $rc after its qemu was killed"
+    [ "$(tail -n 1 "$tmp/F.err")" = "boot: qemu was killed by signal 9 (SIGKILL), not stopped by parallax" ] ||
+        fail "F: boot.sh said: $(tail -n 1 "$tmp/F.err")"
+    [ ! -e "$log" ] && [ ! -e "${log%.log}.qemu.log" ] ||
+        fail "F: $log (or its .qemu.log) left behind"
+    echo "ok: F: a killed qemu is told in one line, its logs gone"
+}
+
 # check_orphan: D (see the top); the parent boot.sh recorded before it
 # re-executed itself is not its parent now.
 check_orphan() {
@@ -228,13 +280,20 @@ main() {
     wait_for 10 qemu_gone "$QPID" || fail "B: qemu $QPID outlived a SIGKILLed boot.sh"
     echo "ok: B: qemu died with its SIGKILLed parent"
 
-    boot C --icount
+    boot C --icount fast
     check_icount_clock
     kill -TERM "$BPID"
     wait "$BPID" || fail "C: boot.sh exited $? after SIGTERM"
     qemu_gone "$QPID" || fail "C: qemu $QPID outlived boot.sh"
 
     check_orphan
+
+    boot E --icount slow
+    check_slow_clock
+    kill -TERM "$BPID"
+    wait "$BPID" || fail "E: boot.sh exited $? after SIGTERM"
+
+    check_killed_qemu
 
     if pgrep -f -- "$tmp/" >/dev/null; then
         fail "processes still use $tmp: $(pgrep -a -f -- "$tmp/")"

@@ -1,6 +1,6 @@
 /* --demo-guest=VARIANTS turned into guest/boot.sh options: each variant,
  * combinations, and a one-line error naming what is wrong for the rest
- * (checked before anything boots). */
+ * (checked before anything boots); the column name each guest gets. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,7 +46,14 @@ static void test_defaults(void **state)
 static void test_each_variant(void **state)
 {
     (void)state;
-    expect("icount", (const char *const[]){"--icount", NULL});
+    expect("icount", (const char *const[]){"--icount", "fast", NULL});
+    expect("icount=fast", (const char *const[]){"--icount", "fast", NULL});
+    expect("icount=slow", (const char *const[]){"--icount", "slow", NULL});
+    expect("uml", (const char *const[]){"--uml", NULL});
+    expect("kernel=6.1", (const char *const[]){"--kernel", "6.1", NULL});
+    expect("kernel=6.12", (const char *const[]){"--kernel", "6.12", NULL});
+    expect("kernel=6.12-rt",
+           (const char *const[]){"--kernel", "6.12-rt", NULL});
     expect("cpus=1", (const char *const[]){"--cpus", "1", NULL});
     expect("cpus=2", (const char *const[]){"--cpus", "2", NULL});
     expect("mem=256M", (const char *const[]){"--mem", "256M", NULL});
@@ -61,14 +68,22 @@ static void test_combined(void **state)
 {
     (void)state;
     expect("icount,mem=256M,clock=rtc",
-           (const char *const[]){"--icount", "--mem", "256M", "--clock", "rtc",
-                                 NULL});
+           (const char *const[]){"--icount", "fast", "--mem", "256M", "--clock",
+                                 "rtc", NULL});
+    expect("uml,mem=192M",
+           (const char *const[]){"--uml", "--mem", "192M", NULL});
+    expect("kernel=6.12-rt,icount=slow,cpus=1",
+           (const char *const[]){"--kernel", "6.12-rt", "--icount", "slow",
+                                 "--cpus", "1", NULL});
+    expect(
+        "uml,cpus=1,clock=host",
+        (const char *const[]){"--uml", "--cpus", "1", "--clock", "host", NULL});
     expect("cpus=2,mem=192M",
            (const char *const[]){"--cpus", "2", "--mem", "192M", NULL});
     /* the last cpus= counts, as in boot.sh */
-    expect(
-        "cpus=2,icount,cpus=1",
-        (const char *const[]){"--cpus", "2", "--icount", "--cpus", "1", NULL});
+    expect("cpus=2,icount,cpus=1",
+           (const char *const[]){"--cpus", "2", "--icount", "fast", "--cpus",
+                                 "1", NULL});
 }
 
 /* each is refused with a message that names it */
@@ -78,8 +93,22 @@ static void test_bad(void **state)
     const struct {
         const char *variants, *said;
     } bad[] = {
-        {"bogus", "'bogus' is not one of icount, cpus=1|2"},
+        {"bogus", "'bogus' is not one of uml, kernel=6.1|6.12|6.12-rt, "
+                  "icount[=fast|slow], cpus=1|2, mem=SIZE (e.g. 256M), "
+                  "clock=host|rtc"},
         {"icount=1", "'icount=1' is not one of"},
+        {"icount=", "'icount=' is not one of"},
+        {"uml=1", "'uml=1' is not one of"},
+        {"kernel=5.4", "'kernel=5.4' is not one of"},
+        {"kernel", "'kernel' is not one of"},
+        {"kernel=6.12-RT", "'kernel=6.12-RT' is not one of"},
+        {"kernel=6.1|6.12", "'kernel=6.1|6.12' is not one of"},
+        {"kernel=6", "'kernel=6' is not one of"},
+        {"uml,cpus=2", "uml runs 1 CPU only"},
+        {"uml,icount", "uml has no icount"},
+        {"icount=slow,uml", "uml has no icount"},
+        {"uml,kernel=6.12", "uml boots Debian's linux.uml; drop kernel="},
+        {"uml,clock=rtc", "uml reads the host's clock; drop clock=rtc"},
         {"cpus=3", "'cpus=3' is not one of"},
         {"cpus=0", "'cpus=0' is not one of"},
         {"cpus", "'cpus' is not one of"},
@@ -110,8 +139,8 @@ static void test_no_room(void **state)
     (void)state;
     char *small[3];
     char tiny[8];
-    assert_int_equal(demo_guest_args("icount,mem=256M", small, 3, buf,
-                                     sizeof(buf), err, sizeof(err)),
+    assert_int_equal(demo_guest_args("uml,mem=256M", small, 3, buf, sizeof(buf),
+                                     err, sizeof(err)),
                      -1);
     assert_string_equal(err, "too many demo guest variants");
     assert_int_equal(demo_guest_args("clock=host,mem=256M", argv_, MAX, tiny,
@@ -119,10 +148,47 @@ static void test_no_room(void **state)
                      -1);
     assert_string_equal(err, "too many demo guest variants");
     assert_int_equal(
-        demo_guest_args("icount", small, 2, buf, sizeof(buf), err, sizeof(err)),
+        demo_guest_args("uml", small, 2, buf, sizeof(buf), err, sizeof(err)),
         0);
-    assert_string_equal(small[0], "--icount");
+    assert_string_equal(small[0], "--uml");
     assert_null(small[1]);
+    /* longer than any list can be: refused, not cut */
+    char longer[400];
+    memset(longer, 'x', sizeof(longer) - 1);
+    longer[sizeof(longer) - 1] = '\0';
+    assert_int_equal(args(longer), -1);
+    assert_non_null(strstr(err, "longer than"));
+}
+
+/* each guest's column says what it is; the defaults, its accelerator */
+static void test_names(void **state)
+{
+    (void)state;
+    const struct {
+        const char *variants, *accel, *name;
+    } names[] = {
+        {"", "tcg", "demo-tcg"},
+        {NULL, "kvm", "demo-kvm"},
+        {"", NULL, ""},
+        {"mem=256M,clock=host,cpus=1", "tcg", "demo-256M"},
+        {"uml", "uml", "demo-uml"},
+        {"kernel=6.12", "tcg", "demo-6.12"},
+        {"kernel=6.12-rt,icount=slow", NULL, "demo-6.12-rt-icount-slow"},
+        {"icount", "tcg", "demo-icount-fast"},
+        {"cpus=2,clock=rtc", "tcg", "demo-2cpu-rtc"},
+        {"bogus", "tcg", "demo-tcg"},
+    };
+    char name[64];
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        demo_guest_name(names[k].variants, names[k].accel, name, sizeof(name));
+        assert_string_equal(name, names[k].name);
+    }
+    assert_null(demo_guest_kernel(""));
+    assert_null(demo_guest_kernel("uml"));
+    assert_null(demo_guest_kernel("kernel=6.1"));
+    assert_string_equal(demo_guest_kernel("mem=256M,kernel=6.12-rt"),
+                        "6.12-rt");
+    assert_null(demo_guest_kernel("kernel=5.4"));
 }
 
 int main(void)
@@ -130,7 +196,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults), cmocka_unit_test(test_each_variant),
         cmocka_unit_test(test_combined), cmocka_unit_test(test_bad),
-        cmocka_unit_test(test_no_room),
+        cmocka_unit_test(test_no_room),  cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -202,6 +202,41 @@ static void test_clock_rows(void **state)
     }
 }
 
+/* While sched's tasks run side by side, each one's share of the work
+ * done so far, per source, above the fairness table; a source whose run
+ * has ended shows none (every task has done the same work by then); no
+ * live run anywhere, no share lines. */
+static void test_task_shares(void **state)
+{
+    (void)state;
+    struct session *s;
+    struct jobs *j;
+    fix_build(&s, &j);
+    struct time_line tl[VIEW_TIME_LINES_MAX];
+    int plain = view_time_lines(s, j, tl, VIEW_TIME_LINES_MAX, 8);
+    int w = fix_wl(j, "sched");
+    j->cells[0][w].state = JOB_RUNNING;
+    j->cells[0][w].lanes = (struct wl_lanes){3, {300, 300, 400}};
+    j->cells[1][w].lanes = (struct wl_lanes){3, {100, 100, 100}};
+    int n = view_time_lines(s, j, tl, VIEW_TIME_LINES_MAX, 8);
+    assert_int_equal(n, plain + 1 + 3);
+    assert_int_equal(tl[7].kind, TL_RULE); /* after 4 clock rows, 3 sleeps */
+    assert_string_equal(tl[7].label, " task shares ");
+    char val[32], detail[64];
+    const struct time_line *t3 = find(tl, n, "task 3 share %");
+    assert_int_equal(t3->kind, TL_SHARE);
+    view_time_line_cell(s, j, 0, t3, val, sizeof(val), detail, sizeof(detail),
+                        false);
+    assert_string_equal(val, "    40.0");
+    view_time_line_cell(s, j, 1, t3, val, sizeof(val), detail, sizeof(detail),
+                        false);
+    assert_string_equal(val, "        "); /* its run is over */
+    assert_true(isnan(view_time_line_ratio(s, j, 1, t3)));
+    j->cells[0][w].state = JOB_DONE;
+    assert_int_equal(view_time_lines(s, j, tl, VIEW_TIME_LINES_MAX, 8), plain);
+    fix_free(s, j);
+}
+
 /* Before sched and sleep ran anywhere: just the clock rows. */
 /* A live guest with pmdaparallax, as its headers would show it. */
 static void live_guest(struct source_model *m, const char *host)
@@ -248,6 +283,25 @@ static void test_headers_shorten(void **state)
     m.info.pmda = false;
     header(&m, 3, 14, buf, sizeof(buf));
     assert_string_equal(buf, "a-rath no pmda");
+    /* the scheduler and preemption model, the model going first */
+    live_guest(&m, "vm");
+    snprintf(m.info.sched, sizeof(m.info.sched), "EEVDF");
+    snprintf(m.info.preempt, sizeof(m.info.preempt), "RT lazy");
+    const struct {
+        int width;
+        const char *want;
+    } fit[] = {
+        {60, "vm 6.18.44-fc-v782 EEVDF RT lazy 2cpu 3.8G"},
+        {40, "vm 6.18 EEVDF RT lazy 2cpu 3.8G"},
+        {28, "6.18 EEVDF RT lazy 2cpu 3.8G"},
+        {20, "6.18 EEVDF 2cpu 3.8G"},
+        {16, "6.18 EEVDF 2cpu"},
+        {14, "2cpu 3.8G"},
+    };
+    for (size_t k = 0; k < sizeof(fit) / sizeof(fit[0]); k++) {
+        header(&m, 2, fit[k].width, buf, sizeof(buf));
+        assert_string_equal(buf, fit[k].want);
+    }
 }
 
 static void test_host_header_names_backend(void **state)
@@ -295,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_sleep_host_saw),
         cmocka_unit_test(test_fairness_lines),
         cmocka_unit_test(test_clock_rows),
+        cmocka_unit_test(test_task_shares),
         cmocka_unit_test(test_no_runs_no_lines),
         cmocka_unit_test(test_headers_shorten),
         cmocka_unit_test(test_host_header_names_backend),
