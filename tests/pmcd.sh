@@ -107,6 +107,10 @@ pmcd_start_agent() {
     mkdir -p "$dir"
     chmod 755 "$dir" # the agent runs as pcp and reads its help here
     cp "$var/pmns/root" "$dir/root"
+    # a pmdaparallax installed for the system's pmcd (docs/guests.md) left
+    # parallax.* there under its own domain, which pmnsadd would keep: out
+    # with it first (pmnsdel fails, harmlessly, when there is none)
+    (cd "$dir" && "$binadm/pmnsdel" -n root parallax >/dev/null 2>&1)
     sed "s/PARALLAX:/$dom:/" "$src/pmns" >"$dir/parallax"
     (cd "$dir" && "$binadm/pmnsadd" -n root parallax >/dev/null) || return 1
     sed "s/^@ PARALLAX\./@ $dom./" "$src/help" |
