@@ -34,6 +34,7 @@ mirror=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null
 [ -n "$mirror" ] || { say "this machine's apt uses no deb.debian.org mirror"; exit 2; }
 
 root=$(mktemp -d "${FRESH_DIR:-/var/tmp}/parallax-fresh.XXXXXX")
+# shellcheck disable=SC2317 # run by the trap
 cleanup() {
     local rc=$?
     # every mount was made inside the namespaces and went with them; a
@@ -78,10 +79,11 @@ git -C "$root/root/parallax" checkout -q --detach "$commit"
 # root, in namespaces of its own; NET_FLAG --net gives it a network
 # namespace with only loopback, up.
 in_root() {
-    local net=$1 cmd=$2
+    local cmd=$2 ns=(--mount --pid --uts --ipc)
+    [ -z "$1" ] || ns+=("$1")
     # shellcheck disable=SC2016 # expanded by the inner shell
-    unshare --mount --pid --uts --ipc $net --fork --mount-proc="$root/proc" \
-        env ROOT="$root" CMD="$cmd" NET="$net" bash -c '
+    unshare "${ns[@]}" --fork --mount-proc="$root/proc" \
+        env ROOT="$root" CMD="$cmd" NET="$1" bash -c '
         set -e
         hostname parallax-fresh
         [ -z "$NET" ] || ip link set lo up
