@@ -5,8 +5,10 @@
 # only what make fuzz needs; `deps.sh fresh` what tests/fresh/run.sh needs.
 set -eu
 
-# build: compiler flags come from pkg-config for every library
-BUILD="pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libgtop2-dev libssl-dev libjansson-dev"
+# build: a C compiler and its libc headers (a fresh Debian 12 has neither;
+# gcc only recommends libc6-dev), make; compiler flags come from pkg-config
+# for every library
+BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libgtop2-dev libssl-dev libjansson-dev"
 # run: pcp itself (local context, pmcd for guests and tests)
 RUN="pcp"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench

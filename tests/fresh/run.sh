@@ -30,10 +30,12 @@ command -v debootstrap >/dev/null || { say "no debootstrap; run scripts/deps.sh 
 
 # mirror: the deb.debian.org URI of this machine's apt (deb822 or one-line)
 mirror=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
-    grep -oE 'https?://deb\.debian\.org/debian/?( |$)' | head -n 1 | tr -d ' ')
+    grep -oE 'https?://deb\.debian\.org/debian/?( |$)' | head -n 1 | tr -d ' ' ||
+    true)
 [ -n "$mirror" ] || { say "this machine's apt uses no deb.debian.org mirror"; exit 2; }
 
 root=$(mktemp -d "${FRESH_DIR:-/var/tmp}/parallax-fresh.XXXXXX")
+chmod 755 "$root" # its /: users such as pcp, _apt and man walk through it
 # shellcheck disable=SC2317 # run by the trap
 cleanup() {
     local rc=$?
