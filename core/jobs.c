@@ -393,6 +393,22 @@ static int wl_index(const struct jobs *j, const char *name)
     return -1;
 }
 
+/* True when pj, w's run on guest src, is one this parallax started
+ * through another source: the same agent under another name (the same
+ * host name, and the run count our start there made). */
+static bool started_elsewhere(const struct jobs *j, const struct session *s,
+                              int src, int w, const struct pmda_job *pj)
+{
+    for (int o = 1; o < s->nsrc; o++) {
+        const struct job_cell *c = j->cells[o] ? &j->cells[o][w] : NULL;
+        if (o != src && c && c->state != JOB_IDLE && !c->foreign &&
+            c->runs_base + 1 == pj->runs &&
+            strcmp(s->model[o].info.host, s->model[src].info.host) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* Takes in the runs guest src reports live that no cell of ours follows:
  * a parallax killed before it could stop them left them, or another one
  * started them. Their cells follow them as foreign runs from now on. */
@@ -404,7 +420,8 @@ static bool adopt_foreign(struct jobs *j, const struct session *s, int src)
         const struct pmda_job *pj = &m->job[i];
         int w = pj->state == 1 ? wl_index(j, pj->name) : -1;
         struct job_cell *c = w >= 0 ? cell(j, src, w) : NULL;
-        if (!c || c->state == JOB_RUNNING || c->state == JOB_STOPPING)
+        if (!c || c->state == JOB_RUNNING || c->state == JOB_STOPPING ||
+            started_elsewhere(j, s, src, w, pj))
             continue;
         *c = blank;
         c->state = JOB_RUNNING;

@@ -89,6 +89,7 @@ in_root() {
         set -e
         hostname parallax-fresh
         [ -z "$NET" ] || ip link set lo up
+        mount --bind "$ROOT" "$ROOT" # a mount point, as / is (ip netns)
         mount --rbind /sys "$ROOT/sys"
         mount --rbind /dev "$ROOT/dev"
         mount -t devpts -o newinstance,ptmxmode=0666,mode=620,gid=5 devpts "$ROOT/dev/pts"
