@@ -184,7 +184,7 @@ static int run_one(struct session *s, struct jobs *j, struct host_probe *hp,
 {
     if (start_all(s, j, w)) {
         double next_line = 0;
-        while (jobs_running(j, w)) {
+        while (jobs_own_running(j, w)) {
             if (stop_requested)
                 jobs_quit(j, s);
             step(s, j, hp, 0.25);
