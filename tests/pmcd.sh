@@ -137,6 +137,14 @@ pmcd_start_agent() {
             >/dev/null 2>&1
 }
 
+# agent_running PORT WORKLOAD: the pmdaparallax behind localhost:PORT
+# reports WORKLOAD running; agent_not_running: it does not.
+agent_running() {
+    pminfo -h "localhost:$1" -f parallax.workload.state_code |
+        grep -qE "\"$2\"\] value 1\$"
+}
+agent_not_running() { ! agent_running "$@"; }
+
 # pmcd_two_agents DIR1 DIR2 [ACCESS2]: pmcd_start_agent in DIR1 and in DIR2
 # (with the [access] lines ACCESS2) on the ports PARALLAX_TEST_PORTS="P1
 # P2" names, else on free ones; sets p1 and p2. Fails the test when either

@@ -24,22 +24,17 @@ cleanup() {
 trap cleanup EXIT
 port=$(free_port) || fail "no free port"
 pmcd_start_agent "$work/g" "$port" || fail "pmcd with the agent"
-guest_running() {
-    pminfo -h "localhost:$port" -f parallax.workload.state_code |
-        grep -qE "\"$1\"\] value 1\$"
-}
-guest_stopped() { ! guest_running "$1"; }
 
 "$bin" --batch syscall-null -r 50 -h "g=localhost:$port" -o "$work/r.txt" \
     2>"$work/err" &
 pid=$!
-wait_for 20 guest_running syscall-null || { cat "$work/err"; fail "not running on g"; }
+wait_for 20 agent_running "$port" syscall-null || { cat "$work/err"; fail "not running on g"; }
 kill -HUP "$pid"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 129 ] || { cat "$work/err"; fail "batch exited $rc after SIGHUP, not 129"; }
 [ -s "$work/r.txt" ] && [ -s "$work/r.json" ] || fail "no report pair after SIGHUP"
-wait_for 5 guest_stopped syscall-null || fail "the guest's run goes on after SIGHUP"
+wait_for 5 agent_not_running "$port" syscall-null || fail "the guest's run goes on after SIGHUP"
 echo "ok: --batch on SIGHUP: exit 129, report pair written, guest's run stopped"
 
 expect_fail 2 '^parallax: -o: cannot write /nonexistent/dir/x\.txt: No such file or directory; give a file in a directory you can write$' \

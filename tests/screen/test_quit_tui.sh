@@ -28,12 +28,6 @@ trap cleanup EXIT
 port=$(free_port) || fail "no free port"
 pmcd_start_agent "$work/g" "$port" || fail "pmcd with the agent"
 
-# guest_running WORKLOAD: the agent reports it running
-guest_running() {
-    pminfo -h "localhost:$port" -f parallax.workload.state_code |
-        grep -qE "\"$1\"\] value 1\$"
-}
-guest_stopped() { ! guest_running "$1"; }
 no_run_dirs() { [ -z "$(ls -A "$work/tmp")" ]; }
 # restored: tmux's view of the pane: not in the alternate screen, cursor
 # shown, keypad (application cursor keys) off
@@ -50,7 +44,7 @@ start() {
     tmux_parallax "$cmd"
     wait_for 15 has '\+pmda' || { screen; fail "g not live with pmdaparallax"; }
     tm send-keys -t t Down Up Space
-    wait_for 10 guest_running syscall-null || { screen; fail "not running on g"; }
+    wait_for 10 agent_running "$port" syscall-null || { screen; fail "not running on g"; }
     wait_for 5 bash -c "ls '$work/tmp' | grep -q parallax-wl" ||
         fail "no run directory on the host"
 }
@@ -71,7 +65,7 @@ for way in q TERM HUP QUIT USR1 ALRM; do
     has "^EXIT=$want\$" || { screen; fail "$way: exit status not $want"; }
     restored || fail "$way: terminal not restored: $(tm display -p -t t \
         'alternate #{alternate_on} cursor #{cursor_flag} keypad #{keypad_cursor_flag}')"
-    wait_for 5 guest_stopped syscall-null || fail "$way: the guest's run goes on"
+    wait_for 5 agent_not_running "$port" syscall-null || fail "$way: the guest's run goes on"
     wait_for 5 no_run_dirs || fail "$way: left $(ls "$work/tmp")"
     echo "ok: $way: exit $want, terminal restored, guest's run stopped, no run directory"
 done
@@ -82,9 +76,9 @@ tmux_stop
 tmux_new 150 40 "$cmd"
 wait_for 15 has '\+pmda' || { screen; fail "closed terminal: g not live"; }
 tm send-keys -t t Down Up Space
-wait_for 10 guest_running syscall-null || fail "closed terminal: not running on g"
+wait_for 10 agent_running "$port" syscall-null || fail "closed terminal: not running on g"
 tmux_stop
-wait_for 5 guest_stopped syscall-null || fail "closed terminal: the guest's run goes on"
+wait_for 5 agent_not_running "$port" syscall-null || fail "closed terminal: the guest's run goes on"
 wait_for 5 no_run_dirs || fail "closed terminal: left $(ls "$work/tmp")"
 echo "ok: closed terminal: guest's run stopped, no run directory"
 
@@ -96,7 +90,7 @@ for sig in KILL SEGV; do
     wait_for 10 has "^EXIT=[0-9]+\$" || { screen; fail "$sig: parallax did not end"; }
     wait_for 5 no_run_dirs || fail "$sig: left $(ls "$work/tmp")"
     echo "ok: $sig: no run directory left"
-    guest_running syscall-null || fail "$sig: the guest's run ended by itself?"
+    agent_running "$port" syscall-null || fail "$sig: the guest's run ended by itself?"
     [ "$sig" = SEGV ] && { restored || fail "SEGV: terminal not restored"; }
 
     # the next parallax shows the guest's run; Space on it (after KILL), or
@@ -106,7 +100,7 @@ for sig in KILL SEGV; do
     key=x
     [ "$sig" = KILL ] && key=Space && tm send-keys -t t Down Up
     tm send-keys -t t "$key"
-    wait_for 10 guest_stopped syscall-null || { screen; fail "$sig: $key did not stop it"; }
+    wait_for 10 agent_not_running "$port" syscall-null || { screen; fail "$sig: $key did not stop it"; }
     wait_for 5 has '^  syscall-null ' || { screen; fail "$sig: still shown running"; }
     tm send-keys -t t q
     wait_for 5 has '^EXIT=0$' || { screen; fail "$sig: q did not exit 0"; }
