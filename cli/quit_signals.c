@@ -17,4 +17,7 @@ void quit_signals_install(void (*handler)(int))
         sigaddset(&sa.sa_mask, quit_signals[i]);
     for (size_t i = 0; i < sizeof(quit_signals) / sizeof(quit_signals[0]); i++)
         sigaction(quit_signals[i], &sa, NULL);
+    /* a mask inherited from the parent (nohup-like wrappers block HUP)
+     * would keep them pending for ever */
+    sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
 }

@@ -8,8 +8,9 @@
 /* Hands every signal whose default would end the process, with or without
  * a core, but is no fault of its own (INT, TERM, HUP, QUIT, USR1, USR2,
  * ALRM, VTALRM, PROF, XCPU, XFSZ, IO, PWR, STKFLT) to handler, the others
- * of them blocked while it runs. Faults (SEGV, BUS, FPE, ILL, ABRT, SYS,
- * TRAP), PIPE and the real-time signals keep their handling. */
+ * of them blocked while it runs, and unblocks them in the calling thread.
+ * Faults (SEGV, BUS, FPE, ILL, ABRT, SYS, TRAP), PIPE and the real-time
+ * signals keep their handling. */
 void quit_signals_install(void (*handler)(int));
 
 #endif

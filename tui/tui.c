@@ -330,6 +330,9 @@ static int main_loop(struct session *s, bool utf8)
         char sig;
         if (pfd[2].revents && read(sig_pipe[0], &sig, 1) == 1)
             return sig;
+        /* the terminal went away without a SIGHUP reaching us */
+        if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+            return SIGHUP;
         bool redraw = n == 0, keyed = false;
         /* a resize interrupts poll (EINTR): getch then says KEY_RESIZE */
         if ((pfd[0].revents || n < 0) && !handle_keys(s, &keyed))

@@ -5,7 +5,8 @@
 #     (0, or 128 + the signal), the terminal has left the alternate screen
 #     with the cursor shown and the keypad off, the guest's run is stopped,
 #     and TMPDIR holds no parallax-wl.* of the host's run;
-#   a closed terminal (the tmux window killed): the guest's run is stopped;
+#   a closed terminal (the tmux window killed), with or without a SIGHUP
+#     reaching parallax: it ends, the guest's run is stopped;
 #   SIGKILL and SIGSEGV (a fault): the host's run directory goes all the
 #     same; the guest's run, out of reach, goes on, and the next parallax
 #     shows it running (not started by it), and Space on it, or x, stops
@@ -71,16 +72,22 @@ for way in q TERM HUP QUIT USR1 ALRM; do
 done
 
 # a closed terminal: parallax alone in a tmux of its own (tmux 3.3 dies on
-# new-window with window-size manual), which is killed
-tmux_stop
-tmux_new 150 40 "$cmd"
-wait_for 15 has '\+pmda' || { screen; fail "closed terminal: g not live"; }
-tm send-keys -t t Down Up Space
-wait_for 10 agent_running "$port" syscall-null || fail "closed terminal: not running on g"
-tmux_stop
-wait_for 5 agent_not_running "$port" syscall-null || fail "closed terminal: the guest's run goes on"
-wait_for 5 no_run_dirs || fail "closed terminal: left $(ls "$work/tmp")"
-echo "ok: closed terminal: guest's run stopped, no run directory"
+# new-window with window-size manual), which is killed; then the same with
+# parallax in a session of its own, which the hangup's SIGHUP misses
+for how in "" "setsid -w env"; do
+    tmux_stop
+    tmux_new 150 40 "$how $cmd"
+    wait_for 15 has '\+pmda' || { screen; fail "closed terminal: g not live"; }
+    tm send-keys -t t Down Up Space
+    wait_for 10 agent_running "$port" syscall-null || fail "closed terminal: not running on g"
+    tmux_stop
+    wait_for 5 agent_not_running "$port" syscall-null ||
+        fail "closed terminal ($how): the guest's run goes on"
+    wait_for 5 no_run_dirs || fail "closed terminal ($how): left $(ls "$work/tmp")"
+    wait_for 5 bash -c "! pgrep -f '^$bin -r 50 -h g=localhost:$port\$' >/dev/null" ||
+        fail "closed terminal ($how): parallax still runs"
+    echo "ok: closed terminal${how:+ ($how)}: parallax gone, guest's run stopped, no run directory"
+done
 
 tmux_shell 150 40
 
