@@ -104,8 +104,9 @@ void tmpdir_remove(struct tmpdir *t)
     t->lock_fd = -1;
 }
 
-/* The keeper: waits for the end of every holder of the pipe's write end,
- * then removes path. */
+/* The keeper: waits for the end of every holder of the pipe's write end
+ * (the run's processes), then for the owner's lock (held until it removes
+ * the directory itself, or dies), and removes what the owner left. */
 static _Noreturn void keeper(int done_fd, const char *path)
 {
     setsid(); /* out of the run's group: its SIGKILL is not for us */
@@ -115,7 +116,13 @@ static _Noreturn void keeper(int done_fd, const char *path)
     char c;
     while (read(done_fd, &c, 1) < 0 && errno == EINTR)
         ;
-    rm_tree(path);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0) {
+        while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+            ;
+        if (same_dir(fd, path)) /* the owner died: it is ours to remove */
+            rm_tree(path);
+    }
     _exit(0);
 }
 

@@ -27,11 +27,13 @@ void tmpdir_remove(struct tmpdir *t);
  * many were removed. */
 int tmpdir_sweep(void);
 
-/* In a run's child: forks a keeper, in a session of its own, that removes
- * path once the caller and every process it forks from now on have ended
- * (each holds a close-on-exec pipe end this leaves open), so that a run
- * whose parent was killed (SIGKILL, a fault) leaves no directory behind.
- * 0, or -1 when nothing could be forked. */
+/* In a run's child: forks a keeper, in a session of its own, that waits
+ * until the caller and every process it forks from now on have ended (each
+ * holds a close-on-exec pipe end this leaves open) and the owner's lock is
+ * free, then removes path if it is still there: a run whose parent was
+ * killed (SIGKILL, a fault) leaves no directory behind, and one whose
+ * parent lives keeps it until the parent removes it. 0, or -1 when nothing
+ * could be forked. */
 int tmpdir_keep(const char *path);
 
 #endif

@@ -84,12 +84,13 @@ in_root() {
     local cmd=$2 ns=(--mount --pid --uts --ipc)
     [ -z "$1" ] || ns+=("$1")
     # shellcheck disable=SC2016 # expanded by the inner shell
-    unshare "${ns[@]}" --fork --mount-proc="$root/proc" \
+    unshare "${ns[@]}" --fork \
         env ROOT="$root" CMD="$cmd" NET="$1" bash -c '
         set -e
         hostname parallax-fresh
         [ -z "$NET" ] || ip link set lo up
         mount --bind "$ROOT" "$ROOT" # a mount point, as / is (ip netns)
+        mount -t proc proc "$ROOT/proc" # of this PID namespace
         mount --rbind /sys "$ROOT/sys"
         mount --rbind /dev "$ROOT/dev"
         mount -t devpts -o newinstance,ptmxmode=0666,mode=620,gid=5 devpts "$ROOT/dev/pts"
