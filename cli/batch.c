@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/quit_signals.h"
 #include "report/atomic_file.h"
 #include "report/baselines.h"
 #include "guest/demo_guests.h"
@@ -183,9 +184,9 @@ static int run_one(struct session *s, struct jobs *j, struct host_probe *hp,
 {
     if (start_all(s, j, w)) {
         double next_line = 0;
-        while (jobs_running(j, w)) {
+        while (jobs_own_running(j, w)) {
             if (stop_requested)
-                jobs_stop_all(j, s);
+                jobs_quit(j, s);
             step(s, j, hp, 0.25);
             if (clock_mono() >= next_line) { /* at most one line a second */
                 progress(s, j, k, n, w, failed_before);
@@ -245,9 +246,8 @@ static int write_reports(const struct options *o, struct session *s,
         size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - o->output)
                                                : strlen(o->output);
         snprintf(path, sizeof(path), "%.*s.json", (int)stem, o->output);
-        rc = atomic_file_write(o->output, fill_text, arg, err, sizeof(err));
-        if (rc == 0)
-            rc = atomic_file_write(path, fill_json, arg, err, sizeof(err));
+        rc = atomic_file_write_pair(o->output, fill_text, path, fill_json, arg,
+                                    err, sizeof(err));
         if (rc == 0)
             fprintf(stderr, "parallax: reports written to %s and %s\n",
                     o->output, path);
@@ -272,15 +272,21 @@ int batch_run(const struct options *o)
     static struct demo_guests demos;
     struct host_probe hp;
     int order[JOBS_MAX_WL];
-    struct sigaction sa = {.sa_handler = on_stop};
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    quit_signals_install(on_stop); /* also HUP: a closed terminal */
 
     jobs_init(&j);
     j.opts.repeats = o->repeats;
     int n = resolve(&j, o->batch, order, err, sizeof(err));
     if (n < 0) {
         fprintf(stderr, "parallax: %s\n", err);
+        return 2;
+    }
+    /* a report that cannot be written is known now, not after the runs */
+    if (o->output && atomic_file_check(o->output, err, sizeof(err)) < 0) {
+        fprintf(stderr,
+                "parallax: -o: %s; give a file in a directory you can "
+                "write\n",
+                err);
         return 2;
     }
     if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <

@@ -2,6 +2,7 @@
  * host's samples are the clock: after each, the guests get a short grace to
  * deliver theirs, then one refresh is printed. */
 #include "cli/text_mode.h"
+#include "cli/quit_signals.h"
 #include "core/clock.h"
 
 #include <errno.h>
@@ -48,11 +49,13 @@ static bool wait_samples(struct session *s, double timeout)
     return !stop_requested;
 }
 
-/* True when every source has rates (two good samples) or is down. */
+/* True when every source that has answered once has rates (two good
+ * samples) or is down: one that never answered (a connect that hangs)
+ * does not hold the first refresh back, which is due with the host's. */
 static bool all_answered(const struct session *s)
 {
     for (int i = 0; i < s->nsrc; i++)
-        if (!session_is_fixed(s, i) && s->model[i].samples < 2 &&
+        if (!session_is_fixed(s, i) && s->model[i].samples == 1 &&
             s->model[i].state != SRC_DOWN)
             return false;
     return true;
@@ -90,9 +93,7 @@ int text_mode_run(const struct options *o)
     static struct demo_guests demos;
     static struct jobs jobs; /* holds the baselines' workload figures */
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-    struct sigaction sa = {.sa_handler = on_stop};
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    quit_signals_install(on_stop);
     if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
         0) {
         fprintf(stderr, "parallax: %s\n", err);

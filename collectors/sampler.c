@@ -46,6 +46,8 @@ struct sampler {
     struct wake_gate *gate;
     bool stop;
     bool abandoned;   /* sampler_stop gave up waiting: the thread frees */
+    bool busy;        /* in the backend (opening, fetching, storing) */
+    int storing;      /* stores taken from cmd, not yet made */
     bool fresh;       /* slot holds a sample not yet taken */
     unsigned next_id; /* of stores */
     int ncmd;         /* stores waiting for the thread */
@@ -119,10 +121,12 @@ static bool sleep_until(struct sampler *s, double until)
     struct timespec ts = {.tv_sec = (time_t)until};
     ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
     pthread_mutex_lock(&s->lock);
+    s->busy = false;
     while (!s->stop && !s->ncmd && !s->retime && clock_mono() < until)
         if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) == ETIMEDOUT)
             break;
     bool stop = s->stop;
+    s->busy = true;
     pthread_mutex_unlock(&s->lock);
     return stop;
 }
@@ -166,6 +170,7 @@ static void do_stores(struct sampler *s, const struct backend *be, void *state,
     int n = s->ncmd;
     memcpy(cmd, s->cmd, sizeof(cmd[0]) * (size_t)n);
     s->ncmd = 0;
+    s->storing = n;
     pthread_mutex_unlock(&s->lock);
     for (int i = 0; i < n; i++) {
         struct store_result *r = &smp->store[smp->nstores++];
@@ -180,6 +185,9 @@ static void do_stores(struct sampler *s, const struct backend *be, void *state,
         r->status =
             be->store(state, cmd[i].name, cmd[i].value, r->msg, sizeof(r->msg));
     }
+    pthread_mutex_lock(&s->lock);
+    s->storing = 0;
+    pthread_mutex_unlock(&s->lock);
 }
 
 static double current_interval(struct sampler *s)
@@ -272,8 +280,13 @@ static void *sampler_main(void *arg)
         if (sleep_until(s, next))
             break;
     }
-    if (be)
+    /* stores asked for before the stop are made: a quit's stop of a
+     * guest's runs */
+    if (be) {
+        memset(cur, 0, sizeof(*cur));
+        do_stores(s, be, state, cur);
         be->close(state);
+    }
     pthread_mutex_lock(&s->lock);
     bool abandoned = s->abandoned;
     pthread_mutex_unlock(&s->lock);
@@ -307,6 +320,7 @@ struct sampler *sampler_start(const struct backend *const *candidates,
     s->target = target ? strdup(target) : NULL;
     s->interval = interval;
     s->gate = gate;
+    s->busy = true; /* opening the source comes first */
     if (gate)
         gate_ref(gate);
     pthread_mutex_init(&s->lock, NULL);
@@ -345,28 +359,51 @@ void sampler_set_interval(struct sampler *s, double interval)
     pthread_mutex_unlock(&s->lock);
 }
 
-void sampler_stop(struct sampler *s)
+/* Whether stopping s is worth a wait: its thread is idle (it ends at
+ * once), or has stores to make (a quit's stops), or samples this host
+ * (a local read, never stuck). A guest's thread inside a connect or a
+ * fetch with nothing to store may hang for seconds: it is not waited for. */
+static bool worth_waiting(struct sampler *s)
 {
     pthread_mutex_lock(&s->lock);
-    s->stop = true;
-    pthread_cond_signal(&s->wake);
+    bool wait = !s->target || !s->busy || s->ncmd > 0 || s->storing > 0;
     pthread_mutex_unlock(&s->lock);
-    /* A thread inside a hanging connect or fetch may take seconds to see
-     * the stop; quitting must not wait for it. It frees s when it ends. */
+    return wait;
+}
+
+void sampler_stop_all(struct sampler *const *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        pthread_mutex_lock(&v[i]->lock);
+        v[i]->stop = true;
+        pthread_cond_signal(&v[i]->wake);
+        pthread_mutex_unlock(&v[i]->lock);
+    }
+    /* one deadline for all: N hanging guests cost one wait, not N */
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_nsec += STOP_WAIT_MS * 1000000L;
     until.tv_sec += until.tv_nsec / 1000000000L;
     until.tv_nsec %= 1000000000L;
-    if (pthread_timedjoin_np(s->thread, NULL, &until) == 0) {
-        sampler_free(s);
-        return;
+    for (int i = 0; i < n; i++) {
+        struct sampler *s = v[i];
+        if (worth_waiting(s) &&
+            pthread_timedjoin_np(s->thread, NULL, &until) == 0) {
+            sampler_free(s);
+            continue;
+        }
+        /* It frees s when it ends; s may be gone once abandoned is set. */
+        pthread_t thread = s->thread;
+        pthread_mutex_lock(&s->lock);
+        s->abandoned = true;
+        pthread_mutex_unlock(&s->lock);
+        pthread_detach(thread);
     }
-    pthread_t thread = s->thread; /* s may be freed once abandoned is set */
-    pthread_mutex_lock(&s->lock);
-    s->abandoned = true;
-    pthread_mutex_unlock(&s->lock);
-    pthread_detach(thread);
+}
+
+void sampler_stop(struct sampler *s)
+{
+    sampler_stop_all(&s, 1);
 }
 
 unsigned sampler_store(struct sampler *s, const char *name, const char *value)

@@ -48,7 +48,13 @@ unsigned sampler_store(struct sampler *s, const char *name, const char *value);
  * interval's instants. */
 void sampler_set_interval(struct sampler *s, double interval);
 
-/* Stops the thread, closes the backend and frees s. */
+/* Stops the thread, which makes the stores still queued, closes the
+ * backend and frees s. Waits STOP_WAIT_MS at most, and not at all for a
+ * guest's thread stuck in a connect or fetch with nothing to store: that
+ * one frees s when it ends. */
 void sampler_stop(struct sampler *s);
+
+/* sampler_stop for n samplers at once, within one wait. */
+void sampler_stop_all(struct sampler *const *v, int n);
 
 #endif

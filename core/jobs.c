@@ -83,6 +83,13 @@ void jobs_set_done(struct jobs *j, int src, int w, const struct wl_stats *st)
     c->stats = *st;
 }
 
+/* True while guest src's cell of w runs or stops. */
+static bool cell_live(const struct jobs *j, int src, int w)
+{
+    const struct job_cell *c = j->cells[src] ? &j->cells[src][w] : NULL;
+    return c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING);
+}
+
 static int start_host(struct jobs *j, int w, char *err, size_t errlen)
 {
     struct job_cell *c = cell(j, HOST, w);
@@ -141,7 +148,17 @@ int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
         return -1;
     }
     if (jobs_running(j, w)) {
-        snprintf(err, errlen, "%s is already running", j->wl[w]->name);
+        int src = 1;
+        while (src < s->nsrc && !(j->cells[src] && j->cells[src][w].foreign &&
+                                  cell_live(j, src, w)))
+            src++;
+        if (src < s->nsrc)
+            snprintf(err, errlen,
+                     "%s is already running on %s, not started by this "
+                     "parallax; x stops it",
+                     j->wl[w]->name, s->model[src].name);
+        else
+            snprintf(err, errlen, "%s is already running", j->wl[w]->name);
         return -1;
     }
     int started = 0;
@@ -201,6 +218,23 @@ void jobs_stop_all(struct jobs *j, const struct session *s)
     j->qlen = j->qpos = 0;
     for (int w = 0; w < j->nwl; w++)
         jobs_stop(j, s, w);
+}
+
+void jobs_quit(struct jobs *j, const struct session *s)
+{
+    j->qlen = j->qpos = 0;
+    for (int w = 0; w < j->nwl; w++) {
+        if (j->host_run[w])
+            wl_run_stop(j->host_run[w]);
+        for (int src = 1; src < s->nsrc; src++) {
+            struct job_cell *c = j->cells[src] ? &j->cells[src][w] : NULL;
+            if (c && c->state == JOB_RUNNING && !c->foreign) {
+                c->store_id = session_store(s, src, "parallax.control.stop",
+                                            j->wl[w]->name);
+                c->state = JOB_STOPPING;
+            }
+        }
+    }
 }
 
 int jobs_run_suite(struct jobs *j, const struct session *s, const char *name,
@@ -352,9 +386,62 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
     return true;
 }
 
+/* The catalogue index of the workload called name, or -1. */
+static int wl_index(const struct jobs *j, const char *name)
+{
+    for (int w = 0; w < j->nwl; w++)
+        if (strcmp(j->wl[w]->name, name) == 0)
+            return w;
+    return -1;
+}
+
+/* True when pj, w's run on guest src, is one this parallax started
+ * through another source: the same agent under another name (the same
+ * host name, and the run count our start there made). */
+static bool started_elsewhere(const struct jobs *j, const struct session *s,
+                              int src, int w, const struct pmda_job *pj)
+{
+    for (int o = 1; o < s->nsrc; o++) {
+        const struct job_cell *c = j->cells[o] ? &j->cells[o][w] : NULL;
+        if (o != src && c && c->state != JOB_IDLE && !c->foreign &&
+            c->runs_base + 1 == pj->runs &&
+            strcmp(s->model[o].info.host, s->model[src].info.host) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Takes in the runs guest src reports live that no cell of ours follows:
+ * a parallax killed before it could stop them left them, or another one
+ * started them. Their cells follow them as foreign runs from now on. */
+static bool adopt_foreign(struct jobs *j, const struct session *s, int src)
+{
+    const struct source_model *m = &s->model[src];
+    bool changed = false;
+    for (int i = 0; i < m->njobs; i++) {
+        const struct pmda_job *pj = &m->job[i];
+        int w = pj->state == 1 ? wl_index(j, pj->name) : -1;
+        struct job_cell *c = w >= 0 ? cell(j, src, w) : NULL;
+        if (!c || c->state == JOB_RUNNING || c->state == JOB_STOPPING ||
+            started_elsewhere(j, s, src, w, pj))
+            continue;
+        *c = blank;
+        c->state = JOB_RUNNING;
+        c->foreign = true;
+        c->runs_base = pj->runs - 1; /* its start has shown */
+        DIAG(DIAG_INFO, "%s on %s: running, not started by this parallax",
+             pj->name, m->name);
+        changed = true;
+    }
+    return changed;
+}
+
 bool jobs_update(struct jobs *j, const struct session *s)
 {
     bool changed = false;
+    for (int src = 1; src < s->nsrc; src++)
+        if (s->model[src].state == SRC_LIVE && !session_is_fixed(s, src))
+            changed |= adopt_foreign(j, s, src);
     for (int w = 0; w < j->nwl; w++) {
         if (j->host_run[w]) {
             fold_host_run(j, w);
@@ -373,7 +460,7 @@ bool jobs_update(struct jobs *j, const struct session *s)
         }
     }
     /* a suite moves on when nothing of it runs any more */
-    if (j->qpos < j->qlen && !jobs_running(j, -1)) {
+    if (j->qpos < j->qlen && !jobs_own_running(j, -1)) {
         char err[160];
         if (jobs_start(j, s, j->queue[j->qpos++], err, sizeof(err)) < 0)
             j->qlen = j->qpos = 0;
@@ -392,20 +479,29 @@ bool jobs_host_busy(const struct jobs *j)
     return false;
 }
 
-bool jobs_running(const struct jobs *j, int w)
+/* jobs_running, of every run or of this parallax's own only. */
+static bool running(const struct jobs *j, int w, bool own)
 {
     for (int i = 0; i < j->nwl; i++) {
         if (w >= 0 && i != w)
             continue;
         if (j->host_run[i])
             return true;
-        for (int src = 1; src < SESSION_MAX_SOURCES; src++) {
-            const struct job_cell *c = j->cells[src] ? &j->cells[src][i] : 0;
-            if (c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING))
+        for (int src = 1; src < SESSION_MAX_SOURCES; src++)
+            if (cell_live(j, src, i) && !(own && j->cells[src][i].foreign))
                 return true;
-        }
     }
     return false;
+}
+
+bool jobs_running(const struct jobs *j, int w)
+{
+    return running(j, w, false);
+}
+
+bool jobs_own_running(const struct jobs *j, int w)
+{
+    return running(j, w, true);
 }
 
 void jobs_free(struct jobs *j)

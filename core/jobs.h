@@ -32,7 +32,10 @@ struct job_cell {
     int repeat, repeats;   /* progress through the repeats */
     struct wl_stats stats; /* over the finished repeats of the last run */
     int placement;         /* enum wl_placement of the last result */
-    char note[256];        /* why it failed */
+    bool foreign;   /* a guest's run this parallax did not start (left by a
+                       parallax that was killed, or another's): shown, and
+                       stopped by x, never by quitting */
+    char note[256]; /* why it failed */
     struct wl_lanes lanes; /* its tasks side by side, live (sched's jN) */
     /* The last finished repeat's extra figures (sched's fairness table,
      * sleep's overshoots; a guest's come through pmdaparallax), and on this
@@ -74,8 +77,14 @@ void jobs_mark_failed(struct jobs *j, int src, int w, const char *note);
 /* Stops workload w everywhere it runs. */
 void jobs_stop(struct jobs *j, const struct session *s, int w);
 
-/* Stops every workload and drops a queued suite. */
+/* Stops every workload, also a guest's runs this parallax did not start,
+ * and drops a queued suite. */
 void jobs_stop_all(struct jobs *j, const struct session *s);
+
+/* On the way out: stops what this parallax started, here and on every
+ * guest (the stop stores go to the samplers, which make them before they
+ * end: session_close), and drops a queued suite. */
+void jobs_quit(struct jobs *j, const struct session *s);
 
 /* Queues the suite `name` and starts its first workload. 0, or -1 with the
  * reason in err. */
@@ -83,13 +92,17 @@ int jobs_run_suite(struct jobs *j, const struct session *s, const char *name,
                    char *err, size_t errlen);
 
 /* Polls the runs, folds their progress into the cells and moves a suite
- * on; lets this host's system call counter reopen once no host run is
- * left (collectors/syscalls_switch.h). True when anything changed. Never
- * blocks. */
+ * on; takes in the runs a guest reports that this parallax did not start
+ * (foreign); lets this host's system call counter reopen once no host run
+ * is left (collectors/syscalls_switch.h). True when anything changed.
+ * Never blocks. */
 bool jobs_update(struct jobs *j, const struct session *s);
 
 /* True while w runs (or stops) on any source; with w < 0, any workload. */
 bool jobs_running(const struct jobs *j, int w);
+
+/* The same for the runs this parallax started (not foreign ones). */
+bool jobs_own_running(const struct jobs *j, int w);
 
 /* True while a workload runs on this host. */
 bool jobs_host_busy(const struct jobs *j);

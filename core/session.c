@@ -153,9 +153,12 @@ void session_set_interval(struct session *s, double interval)
 
 void session_close(struct session *s)
 {
+    struct sampler *live[SESSION_MAX_SOURCES];
+    int n = 0;
     for (int i = 0; i < s->nsrc; i++)
         if (s->sampler[i])
-            sampler_stop(s->sampler[i]);
+            live[n++] = s->sampler[i];
+    sampler_stop_all(live, n); /* makes the stores queued for guests */
     s->nsrc = 0;
     wake_gate_release(s->gate); /* before the pipe closes */
     s->gate = NULL;

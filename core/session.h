@@ -57,7 +57,9 @@ bool session_update(struct session *s);
 /* Changes the sampling interval of every source. */
 void session_set_interval(struct session *s, double interval);
 
-/* Stops all samplers. */
+/* Stops all samplers, once they have made the stores still queued (a
+ * quit's stops of guests' runs); waits a fraction of a second at most,
+ * and not at all for a guest that hangs (sampler_stop). */
 void session_close(struct session *s);
 
 #endif

@@ -14,6 +14,7 @@
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define TMP_PREFIX  ".parallax-tmp-"
@@ -159,17 +160,23 @@ int atomic_file_stage(struct atomic_file *a, const char *path, atomic_fill fill,
     return 0;
 }
 
-/* Links the unnamed file fd as path, never over an existing file.
+/* Links the unnamed file fd, /proc/self/fd/N as `proc` (made beforehand:
+ * a forked child may call this), as path, never over an existing file.
  * AT_EMPTY_PATH needs a privilege; /proc's link to the fd does not. */
-static int link_unnamed(int fd, const char *path)
+static int link_unnamed_at(int fd, const char *proc, const char *path)
 {
     if (linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) == 0)
         return 0;
     if (errno == EEXIST)
         return -1;
+    return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
+static int link_unnamed(int fd, const char *path)
+{
     char proc[64];
     snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-    return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+    return link_unnamed_at(fd, proc, path);
 }
 
 /* Renames the hidden temp file to path, never over an existing file. */
@@ -265,6 +272,124 @@ int atomic_file_publish(struct atomic_file *a, const char *path, bool replace,
     return 0;
 }
 
+/* One of a pair, ready for naming by system calls alone. */
+struct pair_step {
+    struct atomic_file *f;
+    const char *path;
+    char proc[64]; /* /proc/self/fd/N of an unnamed file */
+};
+
+/* Names one file of a pair: system calls only (it runs in a forked
+ * child). 0, or -1 with errno set. */
+static int name_one(const struct pair_step *p, bool replace)
+{
+    if (replace)
+        return rename(p->f->tmp, p->path);
+    if (p->f->tmp[0])
+        return rename_noreplace(p->f->tmp, p->path);
+    return link_unnamed_at(p->f->fd, p->proc, p->path);
+}
+
+/* Names both files, or (without replace) neither: the first is taken back
+ * when the second fails. Writes which failed (1, 2; 0: none) and its errno
+ * to out_fd. System calls only. */
+static void name_pair(const struct pair_step *p, bool replace, int out_fd)
+{
+    int res[2] = {0, 0};
+    if (name_one(&p[0], replace) < 0) {
+        res[0] = 1;
+        res[1] = errno;
+    } else if (name_one(&p[1], replace) < 0) {
+        res[0] = 2;
+        res[1] = errno;
+        if (!replace && p[0].f->tmp[0]) /* its hidden name back */
+            rename(p[0].path, p[0].f->tmp);
+        else if (!replace)
+            unlink(p[0].path);
+    } else {
+        int dfd = open(p[0].f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) {
+            fsync(dfd);
+            close(dfd);
+        }
+    }
+    if (write(out_fd, res, sizeof(res)) < 0)
+        return; /* the caller reads EOF as a failure */
+}
+
+int atomic_file_publish_pair(struct atomic_file *a, const char *path_a,
+                             struct atomic_file *b, const char *path_b,
+                             bool replace, char *err, size_t errlen)
+{
+    struct pair_step p[2] = {{.f = a, .path = path_a},
+                             {.f = b, .path = path_b}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(p[i].proc, sizeof(p[i].proc), "/proc/self/fd/%d", p[i].f->fd);
+        /* over a file, a name of its own first (hidden, locked) */
+        if (replace && !p[i].f->tmp[0] && link_temp_name(p[i].f) < 0) {
+            snprintf(err, errlen, "cannot write %s: %s", p[i].path,
+                     strerror(errno));
+            return -1;
+        }
+    }
+    int res[2] = {-1, EIO}, pfd[2];
+    pid_t pid = pipe2(pfd, O_CLOEXEC) == 0 ? fork() : -1;
+    if (pid == 0) {
+        /* a session of its own: a kill of parallax, or of its group, now
+         * leaves both names or neither */
+        setsid();
+        close(pfd[0]);
+        name_pair(p, replace, pfd[1]);
+        _exit(0);
+    }
+    if (pid < 0) { /* no child: named here, which a kill can split */
+        int tmp[2];
+        if (pipe2(tmp, O_CLOEXEC) == 0) {
+            name_pair(p, replace, tmp[1]);
+            if (read(tmp[0], res, sizeof(res)) != sizeof(res))
+                res[0] = -1;
+            close(tmp[0]);
+            close(tmp[1]);
+        }
+    } else {
+        close(pfd[1]);
+        ssize_t n;
+        while ((n = read(pfd[0], res, sizeof(res))) < 0 && errno == EINTR)
+            ;
+        if (n != sizeof(res))
+            res[0] = -1, res[1] = EIO;
+        close(pfd[0]);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (res[0] != 0) {
+        const char *which = res[0] == 2 ? path_b : path_a;
+        snprintf(err, errlen, "cannot write %s: %s", which, strerror(res[1]));
+        errno = res[1];
+        return -1;
+    }
+    a->tmp[0] = b->tmp[0] = '\0'; /* they are path_a and path_b now */
+    return 0;
+}
+
+int atomic_file_write_pair(const char *path_a, atomic_fill fill_a,
+                           const char *path_b, atomic_fill fill_b, void *arg,
+                           char *err, size_t errlen)
+{
+    struct atomic_file a, b;
+    if (atomic_file_stage(&a, path_a, fill_a, arg, err, errlen) < 0)
+        return -1;
+    if (atomic_file_stage(&b, path_b, fill_b, arg, err, errlen) < 0) {
+        atomic_file_discard(&a);
+        return -1;
+    }
+    int rc =
+        atomic_file_publish_pair(&a, path_a, &b, path_b, true, err, errlen);
+    atomic_file_discard(&a);
+    atomic_file_discard(&b);
+    return rc;
+}
+
 void atomic_file_discard(struct atomic_file *a)
 {
     if (a->tmp[0])
@@ -284,4 +409,24 @@ int atomic_file_write(const char *path, atomic_fill fill, void *arg, char *err,
     int rc = atomic_file_publish(&a, path, true, err, errlen);
     atomic_file_discard(&a);
     return rc;
+}
+
+static int fill_nothing(FILE *f, void *arg, char *err, size_t errlen)
+{
+    (void)f, (void)arg, (void)err, (void)errlen;
+    return 0;
+}
+
+int atomic_file_check(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "cannot write %s: it is a directory", path);
+        return -1;
+    }
+    struct atomic_file a;
+    if (atomic_file_stage(&a, path, fill_nothing, NULL, err, errlen) < 0)
+        return -1;
+    atomic_file_discard(&a);
+    return 0;
 }

@@ -37,6 +37,23 @@ int atomic_file_stage(struct atomic_file *a, const char *path, atomic_fill fill,
 int atomic_file_publish(struct atomic_file *a, const char *path, bool replace,
                         char *err, size_t errlen);
 
+/* Names two staged files (in one directory) path_a, then path_b, as a
+ * pair: over existing files when `replace`, else never (-1 with errno
+ * EEXIST when either name is taken, and neither given). The names are
+ * given by a child process in a session of its own, so a kill of this
+ * process or of its group at any moment leaves both names or neither.
+ * 0, or -1 with one line in err naming the file and the cause. */
+int atomic_file_publish_pair(struct atomic_file *a, const char *path_a,
+                             struct atomic_file *b, const char *path_b,
+                             bool replace, char *err, size_t errlen);
+
+/* atomic_file_write for a pair: both files written through their fill
+ * (with the same arg), then named together over what is there
+ * (atomic_file_publish_pair). 0, or -1 with one line in err. */
+int atomic_file_write_pair(const char *path_a, atomic_fill fill_a,
+                           const char *path_b, atomic_fill fill_b, void *arg,
+                           char *err, size_t errlen);
+
 /* Closes a staged file; one that was never published disappears. */
 void atomic_file_discard(struct atomic_file *a);
 
@@ -45,6 +62,12 @@ void atomic_file_discard(struct atomic_file *a);
  * the cause. 0 or -1. */
 int atomic_file_write(const char *path, atomic_fill fill, void *arg, char *err,
                       size_t errlen);
+
+/* Whether atomic_file_write could write path: it names no directory, and
+ * its directory exists and takes a new file (one is made and dropped,
+ * leaving nothing). 0, or -1 with one line in err naming path and the
+ * cause. */
+int atomic_file_check(const char *path, char *err, size_t errlen);
 
 /* For tests: behave as on a file system without O_TMPFILE (named, locked
  * hidden temp files) when on. */

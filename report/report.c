@@ -114,9 +114,9 @@ static bool report_name(char *buf, size_t n, const char *dir,
 }
 
 /* Names the staged pair with the first stem from the report's millisecond
- * on that is free. The .json claims a stem (it is linked, never renamed
- * over anything, and a save skips a stem whose .json exists); the .txt,
- * whose path is shown, follows it. */
+ * on that is free: both names or neither, whatever kills parallax
+ * meanwhile (atomic_file_publish_pair). Never over anything: a stem whose
+ * .json or .txt exists is skipped. */
 static int publish_pair(struct atomic_file *json, struct atomic_file *text,
                         const char *dir, const struct report_meta *meta,
                         char *path, size_t pn, char *err, size_t errlen)
@@ -127,15 +127,11 @@ static int publish_pair(struct atomic_file *json, struct atomic_file *text,
         if (access(path, F_OK) == 0)
             continue; /* a .txt alone: its .json was removed */
         report_name(jpath, sizeof(jpath), dir, meta, ms, "json");
-        if (atomic_file_publish(json, jpath, false, err, errlen) < 0) {
-            if (errno == EEXIST)
-                continue;
-            return -1;
-        }
-        if (atomic_file_publish(text, path, false, err, errlen) == 0)
+        if (atomic_file_publish_pair(json, jpath, text, path, false, err,
+                                     errlen) == 0)
             return 0;
-        unlink(jpath); /* a pair or nothing */
-        return -1;
+        if (errno != EEXIST)
+            return -1;
     }
     snprintf(err, errlen,
              "cannot write %s: a report of every millisecond of that second "

@@ -2,11 +2,13 @@
 # Installs the Debian packages parallax needs to build, run and test, and
 # gets pcp configured where there is no systemd. Idempotent: when nothing is
 # missing it prints one line and changes nothing. `deps.sh fuzz` installs
-# only what make fuzz needs.
+# only what make fuzz needs; `deps.sh fresh` what tests/fresh/run.sh needs.
 set -eu
 
-# build: compiler flags come from pkg-config for every library
-BUILD="pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libgtop2-dev libssl-dev libjansson-dev"
+# build: a C compiler and its libc headers (a fresh Debian 12 has neither;
+# gcc only recommends libc6-dev), make; compiler flags come from pkg-config
+# for every library
+BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libgtop2-dev libssl-dev libjansson-dev"
 # run: pcp itself (local context, pmcd for guests and tests)
 RUN="pcp"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench
@@ -16,8 +18,19 @@ PKGS="$BUILD $RUN $TEST"
 # make fuzz only (scripts/deps.sh fuzz): clang with libFuzzer and the
 # sanitizer runtimes
 FUZZ="clang libclang-rt-dev"
+# tests/fresh/run.sh only (scripts/deps.sh fresh): a Debian 12 made from
+# scratch to run .ci/run in
+FRESH="debootstrap git"
 mode=${1:-all}
-[ "$mode" = fuzz ] && PKGS=$FUZZ
+case $mode in
+all) ;;
+fuzz) PKGS=$FUZZ ;;
+fresh) PKGS=$FRESH ;;
+*)
+    echo "deps: no mode '$mode'; give none, fuzz or fresh" >&2
+    exit 2
+    ;;
+esac
 
 missing=""
 for p in $PKGS; do
@@ -25,15 +38,61 @@ for p in $PKGS; do
     [ "$st" = "install ok installed" ] || missing="$missing $p"
 done
 
-pmns_ok() { [ "$mode" = fuzz ] || [ -s /var/lib/pcp/pmns/root ]; }
+pmns_ok() { [ "$mode" != all ] || [ -s /var/lib/pcp/pmns/root ]; }
 
-if [ -z "$missing" ] && pmns_ok; then
+# pmcd's run directory ($PCP_RUN_DIR, /run/pcp) is on a tmpfs that every
+# boot empties. A pcp package that ships a tmpfiles.d file for it leaves
+# its making to systemd-tmpfiles at boot, and without systemd nothing makes
+# it: then we apply that file, as it says. Debian 12's pcp ships none; its
+# rc script makes the directory whenever it starts pmcd (the standard way:
+# /etc/init.d/pmcd start), so there nothing is missing. PCP_CONF names
+# another pcp.conf, as it does for PCP's own scripts.
+pcp_var() {
+    sed -n "s/^$1=//p" "${PCP_CONF:-/etc/pcp.conf}" 2>/dev/null | tail -n 1
+}
+tmpfiles_confs() {
+    d=$(pcp_var PCP_SYSTEMDTMPFILES_DIR)
+    [ -n "$d" ] || return 0
+    for f in "$d"/pcp*.conf; do
+        [ -f "$f" ] && echo "$f"
+    done
+    return 0
+}
+run_dir_ok() {
+    [ "$mode" != all ] || [ -z "$(tmpfiles_confs)" ] ||
+        [ -d "$(pcp_var PCP_RUN_DIR)" ]
+}
+# systemd-tmpfiles where installed (SYSTEMD_TMPFILES=none: as if it were
+# not, for the tests), else the files' d lines: d PATH MODE USER GROUP
+make_run_dir() {
+    tool=${SYSTEMD_TMPFILES:-systemd-tmpfiles}
+    if [ "$tool" != none ] && command -v "$tool" >/dev/null; then
+        # shellcheck disable=SC2046 # one file name a line, no spaces
+        "$tool" --create $(tmpfiles_confs)
+        return
+    fi
+    tmpfiles_confs | while read -r f; do
+        awk '$1 ~ /^[dD]!?$/ { print $2, $3, $4, $5 }' "$f"
+    done | while read -r path dmode user group; do
+        set --
+        [ "$dmode" = - ] || set -- "$@" -m "$dmode"
+        [ "$user" = - ] || set -- "$@" -o "$user"
+        [ "$group" = - ] || set -- "$@" -g "$group"
+        [ -d "$path" ] || install -d "$@" "$path"
+    done
+}
+
+if [ -z "$missing" ] && pmns_ok && run_dir_ok; then
     echo "deps: all present"
     exit 0
 fi
 
 if [ "$(id -u)" != 0 ]; then
-    echo "deps: missing:$missing; run 'make deps' as root (or: sudo apt-get install$missing)" >&2
+    if [ -n "$missing" ]; then
+        echo "deps: missing:$missing; run 'make deps' as root (or: sudo apt-get install$missing)" >&2
+    else
+        echo "deps: PCP's namespace or run directory is missing; run 'make deps' as root" >&2
+    fi
     exit 1
 fi
 
@@ -58,5 +117,9 @@ fi
 if ! pmns_ok; then
     echo "deps: rebuilding the PCP namespace (/var/lib/pcp/pmns/Rebuild -du)"
     (cd /var/lib/pcp/pmns && ./Rebuild -du)
+fi
+if ! run_dir_ok; then
+    echo "deps: making $(pcp_var PCP_RUN_DIR) as $(tmpfiles_confs | xargs) says"
+    make_run_dir
 fi
 echo "deps: done"

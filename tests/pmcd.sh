@@ -81,7 +81,7 @@ pmcd_faketime() {
 }
 
 # pmcd_stop DIR: stops the pmcd started in DIR (and its wrapper), if it
-# still runs.
+# still runs, and removes what pmcd_start_agent put beside it.
 pmcd_stop() {
     local dir=$1 pid
     for pid in $(cat "$dir/pid" "$dir/wrapper.pid" 2>/dev/null); do
@@ -89,6 +89,10 @@ pmcd_stop() {
             wait_for 10 bash -c "! kill -0 $pid 2>/dev/null"
     done
     rm -f "$dir/pid" "$dir/wrapper.pid"
+    # pmcd_start_agent's copy of the exec helpers
+    if [ -f "$dir/helpers" ]; then
+        rm -rf "$(cat "$dir/helpers")" "$dir/helpers"
+    fi
 }
 
 # The domain pmcd_start_agent gives pmdaparallax: not domain.h's, as
@@ -107,15 +111,39 @@ pmcd_start_agent() {
     mkdir -p "$dir"
     chmod 755 "$dir" # the agent runs as pcp and reads its help here
     cp "$var/pmns/root" "$dir/root"
+    # a pmdaparallax installed for the system's pmcd (docs/guests.md) left
+    # parallax.* there under its own domain, which pmnsadd would keep: out
+    # with it first (pmnsdel fails, harmlessly, when there is none)
+    (cd "$dir" && "$binadm/pmnsdel" -n root parallax >/dev/null 2>&1)
     sed "s/PARALLAX:/$dom:/" "$src/pmns" >"$dir/parallax"
     (cd "$dir" && "$binadm/pmnsadd" -n root parallax >/dev/null) || return 1
     sed "s/^@ PARALLAX\./@ $dom./" "$src/help" |
         "$binadm/newhelp" -n "$dir/root" -o "$dir/help" || return 1
     local line="parallax	$dom	pipe	binary	$PARALLAX_BUILD/pmdaparallax -d $dom -h $dir/help -l $dir/agent.log -P 0"
-    PMNS_DEFAULT=$dir/root pmcd_start "$dir/pmcd" "$port" "$line" "$access" &&
+    # the agent runs as the PCP user, which may reach neither the build (a
+    # clone under /root) nor the test's directory: the exec workloads'
+    # helpers go into a directory of their own in /tmp, which pmcd_stop
+    # removes
+    local lib
+    lib=$(mktemp -d /tmp/parallax-helpers.XXXXXX) || return 1
+    mkdir -p "$dir/pmcd"
+    echo "$lib" >"$dir/pmcd/helpers"
+    chmod 755 "$lib"
+    cp "$PARALLAX_BUILD/parallax-hello" "$PARALLAX_BUILD/parallax-hello-dyn" \
+        "$lib/" || return 1
+    PARALLAX_LIBEXEC=$lib PMNS_DEFAULT=$dir/root \
+        pmcd_start "$dir/pmcd" "$port" "$line" "$access" &&
         wait_for 10 pminfo -h "localhost:$port" parallax.agent.version \
             >/dev/null 2>&1
 }
+
+# agent_running PORT WORKLOAD: the pmdaparallax behind localhost:PORT
+# reports WORKLOAD running; agent_not_running: it does not.
+agent_running() {
+    pminfo -h "localhost:$1" -f parallax.workload.state_code |
+        grep -qE "\"$2\"\] value 1\$"
+}
+agent_not_running() { ! agent_running "$@"; }
 
 # pmcd_two_agents DIR1 DIR2 [ACCESS2]: pmcd_start_agent in DIR1 and in DIR2
 # (with the [access] lines ACCESS2) on the ports PARALLAX_TEST_PORTS="P1

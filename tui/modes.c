@@ -45,7 +45,7 @@ static void step_interval(struct modes *m, struct session *s, int dir,
 /* q or F10: quits at once, or asks first while workloads run. */
 static int ask_quit(struct modes *m, const struct jobs *j)
 {
-    if (!jobs_running(j, -1))
+    if (!jobs_own_running(j, -1)) /* a guest's foreign runs go on */
         return KR_QUIT;
     prompt_open(&m->confirm, "workloads are running: stop them and quit? "
                              "(y/n) ");

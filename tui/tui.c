@@ -1,8 +1,9 @@
 /* The live screen's lifecycle and main loop. Samplers run in their own
  * threads; this loop only waits (poll) on keys, on "a sample arrived" and on
  * signals, updates the model, then draws. The terminal is restored on every
- * way out: q, SIGINT/SIGTERM/SIGHUP (through a self-pipe), and fatal
- * signals (restored in the handler, then re-raised). */
+ * way out: q, the signals that end a process (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGUSR1 ... cli/quit_signals.h; through a self-pipe, then the
+ * way q quits), and faults (restored in the handler, then re-raised). */
 #include "tui/tui.h"
 
 #include <curses.h>
@@ -19,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/quit_signals.h"
 #include "collectors/syscalls_switch.h"
 #include "report/baselines.h"
 #include "guest/demo_guests.h"
@@ -44,7 +46,8 @@ static void on_term(int sig)
         return; /* the pipe is full: a quit is already pending */
 }
 
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+                                    SIGABRT, SIGSYS, SIGTRAP};
 static struct sigaction
     fatal_prev[sizeof(fatal_signals) / sizeof(fatal_signals[0])];
 
@@ -64,12 +67,9 @@ static void on_fatal(int sig)
 
 static void install_signals(void)
 {
-    struct sigaction sa = {.sa_handler = on_term};
+    quit_signals_install(on_term);
+    struct sigaction sa = {.sa_handler = on_fatal};
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sa.sa_handler = on_fatal;
     for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]);
          i++)
         sigaction(fatal_signals[i], &sa, &fatal_prev[i]);
@@ -328,6 +328,9 @@ static int main_loop(struct session *s, bool utf8)
         char sig;
         if (pfd[2].revents && read(sig_pipe[0], &sig, 1) == 1)
             return sig;
+        /* the terminal went away without a SIGHUP reaching us */
+        if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+            return SIGHUP;
         bool redraw = n == 0, keyed = false;
         /* a resize interrupts poll (EINTR): getch then says KEY_RESIZE */
         if ((pfd[0].revents || n < 0) && !handle_keys(s, &keyed))
@@ -398,7 +401,8 @@ int tui_run(const struct options *o)
     curses_end();
     modes_free(&modes);
     DIAG(DIAG_INFO, "quitting%s", sig ? " on a signal" : "");
-    jobs_free(&jobs); /* stops and reaps every workload */
+    jobs_quit(&jobs, &s); /* here and in every guest */
+    jobs_free(&jobs);     /* reaps this host's runs */
     host_probe_stop(&probe);
     if (demos.n)
         dprintf(real_stderr, "parallax: stopping the demo guest%s\n",

@@ -15,8 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/proc.h"
 #include "workloads/meter.h"
+#include "workloads/proc.h"
+#include "workloads/tmpdir.h"
 
 #define BATCH_MIN_S      0.005
 #define BATCH_TARGET_S   0.010
@@ -247,9 +248,12 @@ static int pin(const struct wl_child_args *a)
 _Noreturn void runner_child(const struct wl_child_args *a)
 {
     setpgid(0, 0);
-    proc_die_with_parent(a->parent);
     proc_reset_signals();
     setup_fds(a->err_fd);
+    /* before the parent's death can end us: whenever the run ends, its
+     * directory goes */
+    tmpdir_keep(a->dir);
+    proc_die_with_parent(a->parent);
     if (pin(a) < 0)
         exit_failed(a);
     if (chdir(a->dir) < 0) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *tmp_base(void)
@@ -101,4 +102,50 @@ void tmpdir_remove(struct tmpdir *t)
     rm_tree(t->path);
     close(t->lock_fd);
     t->lock_fd = -1;
+}
+
+/* The keeper: waits for the end of every holder of the pipe's write end
+ * (the run's processes), then for the owner's lock (held until it removes
+ * the directory itself, or dies), and removes what the owner left. */
+static _Noreturn void keeper(int done_fd, const char *path)
+{
+    setsid(); /* out of the run's group: its SIGKILL is not for us */
+    if (done_fd > 3)
+        close_range(3, (unsigned)done_fd - 1, 0);
+    close_range((unsigned)done_fd + 1, ~0U, 0);
+    char c;
+    while (read(done_fd, &c, 1) < 0 && errno == EINTR)
+        ;
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0) {
+        while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+            ;
+        if (same_dir(fd, path)) /* the owner died: it is ours to remove */
+            rm_tree(path);
+    }
+    _exit(0);
+}
+
+int tmpdir_keep(const char *path)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return -1;
+    /* twice, so that the keeper is nobody's child here: a workload that
+     * waits for any child never meets it */
+    pid_t mid = fork();
+    if (mid == 0) {
+        close(p[1]);
+        if (fork() == 0)
+            keeper(p[0], path);
+        _exit(0);
+    }
+    close(p[0]);
+    if (mid < 0) {
+        close(p[1]);
+        return -1;
+    }
+    while (waitpid(mid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    return 0; /* p[1] stays open for the rest of the run */
 }

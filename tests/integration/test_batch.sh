@@ -22,8 +22,10 @@ port=$(free_port) || fail "no free port"
 dead=$(free_port) || fail "no free port"
 pmcd_start_agent "$work/g1" "$port" || fail "pmcd with the agent"
 
+rc=0
 "$bin" --batch syscall-null,fork-exit -r 2 -h "g1=localhost:$port" \
-    -o "$work/r.txt" 2>"$work/err" || { cat "$work/err"; fail "batch exited $?"; }
+    -o "$work/r.txt" 2>"$work/err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$work/err"; fail "batch exited $rc"; }
 grep -q '^batch \[2/2\] fork-exit: host done g1 done' "$work/err" ||
     fail "no progress lines"
 for want in '^parallax report' '^INDEX VALUES' '^syscall-null ' \

@@ -47,12 +47,12 @@ quit_db() {
     [ -n "${DB[1]:-}" ] && printf 'quit\n' >&"${DB[1]}" 2>/dev/null
     wait "$dbpid" 2>/dev/null
 }
-# start_db [USER]: a fresh dbpmda (as USER when given)
+# start_db [USER]: a fresh dbpmda (as USER when given) on the namespace $ns
+ns=$here/../pmda/root
 start_db() {
     local run=()
     [ -n "${1:-}" ] && run=(setpriv --reuid="$1" --regid="$1" --init-groups)
-    coproc DB { "${run[@]}" stdbuf -oL -eL dbpmda -n "$here/../pmda/root" \
-        -e 2>&1; }
+    coproc DB { "${run[@]}" stdbuf -oL -eL dbpmda -n "$ns" -e 2>&1; }
     dbpid=$DB_PID
 }
 # open_agent LOG [ARGS...]: opens the agent in dbpmda; sets apid
@@ -251,6 +251,12 @@ echo "ok: agent killed: its children ($kids) died with it"
 
 # --- as an unprivileged user: no counter, and an error rather than 0 ---
 chown pcp "$work" 2>/dev/null || chmod 777 "$work"
+# the PCP user may not reach the build or the source (a clone under /root):
+# the agent and its namespace files are copied where it can
+mkdir "$work/pcp"
+cp "$agent" "$here/../pmda/"{root,pmns,domain.h} "$work/pcp/"
+chmod -R a+rX "$work/pcp"
+agent=$work/pcp/pmdaparallax ns=$work/pcp/root
 start_db pcp
 open_agent "$work/agent3.log" -P 0
 [ "$(fetch parallax.agent.user)" = pcp ] || fail "agent.user as pcp"

@@ -9,7 +9,8 @@
 #     restart the system's pmcd); the system's pmcd.conf and namespace must
 #     stay byte for byte as they were.
 #   system: against the system's pmcd, where pmdaroot starts the agent as
-#     root; pmcd is stopped again only if this test started it. It fails,
+#     root; when pmcd is not up, the test starts it the standard way (see
+#     start_system_pmcd) and stops it again at the end. It fails,
 #     saying so, when pmdaparallax is already installed there: an admin's
 #     agent is not ours to remove, and a skip would pass silently.
 # Each time Install registers the agent and its metrics appear; it runs as
@@ -248,6 +249,32 @@ private_leg() {
     pmcd_stop "$work/pmcd"
 }
 
+# start_system_pmcd: the standard way, pcp's rc script, which also makes
+# $PCP_RUN_DIR on a machine that never ran pmcd (Debian's pcp has no
+# tmpfiles.d file for it). That script first stops every process named
+# pmcd and refuses to start beside one it did not start, so next to the
+# private pmcds of other tests or benchmarks pmcd itself is started,
+# from its log directory as the rc script starts it; that needs the run
+# directory a standard start made since boot.
+start_system_pmcd() {
+    local others
+    others=$(pgrep -x pmcd | xargs)
+    if [ -z "$others" ]; then
+        "$PCP_RC_DIR/pmcd" start >"$work/start" 2>&1 ||
+            fail "$PCP_RC_DIR/pmcd start failed: $(tr "\n" " " <"$work/start")"
+        echo "ok: system: pmcd started the standard way ($PCP_RC_DIR/pmcd start)"
+        return
+    fi
+    [ -d "$PCP_RUN_DIR" ] ||
+        fail "no $PCP_RUN_DIR, and other pmcds run ($others), so pcp's rc" \
+            "script, which makes it, cannot start pmcd here; run this test" \
+            "where no other pmcd runs, or start pmcd once the standard way" \
+            "($PCP_RC_DIR/pmcd start) when none does"
+    (cd "$PCP_LOG_DIR/pmcd" && "$PCP_BINADM_DIR/pmcd" -A) >"$work/start" 2>&1 ||
+        fail "cannot start pmcd: $(tr "\n" " " <"$work/start")"
+    echo "ok: system: pmcd started by itself, beside other pmcds ($others)"
+}
+
 system_leg() {
     [ "$(id -u)" = 0 ] || fail "Install and Remove against the system's pmcd need root"
     local found=()
@@ -258,14 +285,11 @@ system_leg() {
         fail "pmdaparallax is already installed for the system's pmcd" \
             "(${found[*]}); this test installs and removes its own, so" \
             "take that one out first (./Remove in $sys_dir)"
-    # pmcd itself, not its rc script: that one refuses to start while any
-    # other pmcd runs (the private ones of other tests or benchmarks). From
-    # its log directory, as the rc script starts it.
     if ! pminfo pmcd.version >/dev/null 2>&1; then
-        (cd "$PCP_LOG_DIR/pmcd" && "$PCP_BINADM_DIR/pmcd" -A) >"$work/start" 2>&1 ||
-            fail "cannot start pmcd: $(tr "\n" " " <"$work/start")"
+        start_system_pmcd
         sys_started=true
-        wait_for 30 pminfo pmcd.version >/dev/null 2>&1 || fail "pmcd not up"
+        wait_for 30 pminfo pmcd.version >/dev/null 2>&1 ||
+            fail "pmcd not up: $(tr "\n" " " <"$work/start")"
     fi
     local pmcd
     pmcd=$(pminfo -f pmcd.pid | sed -n 's/^ *value //p')

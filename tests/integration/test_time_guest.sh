@@ -21,11 +21,13 @@ port=$(free_port) || fail "no free port"
 pmcd_faketime 1.1 pmcd_start_agent "$work/g" "$port" ||
     fail "pmcd with the agent under faketime"
 
+rc=0
 "$bin" --batch sleep,sched -r 1 -t 0.3 -h "fast=localhost:$port" \
-    -o "$work/r.txt" 2>"$work/err" || {
+    -o "$work/r.txt" 2>"$work/err" || rc=$?
+if [ "$rc" -ne 0 ]; then
     cat "$work/err" "$work/r.txt"
-    fail "batch exited $?"
-}
+    fail "batch exited $rc"
+fi
 sed -n '/^TIME/,/^-- end/p' "$work/r.txt"
 
 # sleep 1s took  HOST p99 +Nus  GUEST host saw SAW  RATIO

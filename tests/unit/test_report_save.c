@@ -2,9 +2,10 @@
  * time, creating the directory; saves within one second (one millisecond
  * even) get names of their own and never replace a report; a read-only
  * directory or a full disk fails with one line and leaves no file behind;
- * a kill -9 in the middle of a save leaves the earlier pairs whole and no
- * temp file (with O_TMPFILE none is ever named; without it, the next save
- * removes what a killed one left, but not a live writer's). */
+ * a kill -9 in the middle of a save leaves the earlier pairs whole, never
+ * half a pair, and no temp file (with O_TMPFILE none is ever named;
+ * without it, the next save removes what a killed one left, but not a
+ * live writer's). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -262,7 +263,46 @@ static void assert_whole(const char *want, int round)
     closedir(dp);
 }
 
-/* Kills a process saving in a loop at 20 moments, checking what is left
+/* The files in dir without their partner (a .json without its .txt, or
+ * the other way round) into buf; how many. */
+static int lone_files(char *buf, size_t n)
+{
+    DIR *dp = opendir(dir);
+    int lone = 0;
+    buf[0] = '\0';
+    for (struct dirent *e; dp && (e = readdir(dp));) {
+        char *dot = strrchr(e->d_name, '.');
+        if (e->d_name[0] == '.' || !dot)
+            continue;
+        char other[512];
+        snprintf(other, sizeof(other), "%s/%.*s.%s", dir,
+                 (int)(dot - e->d_name), e->d_name,
+                 strcmp(dot, ".json") == 0 ? "txt" : "json");
+        if (access(other, F_OK) < 0) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, n - used, " %s", e->d_name);
+            lone++;
+        }
+    }
+    if (dp)
+        closedir(dp);
+    return lone;
+}
+
+/* Every report is a whole pair, once a naming the killed save handed on
+ * has ended (a few milliseconds at most; 2 s before failing). */
+static void assert_paired(int round)
+{
+    char lone[1024];
+    for (int ms = 0; lone_files(lone, sizeof(lone)) > 0; ms++) {
+        if (ms == 2000)
+            fail_msg("round %d: half a pair:%s", round, lone);
+        struct timespec ts = {0, 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Kills a process saving in a loop at 100 moments, checking what is left
  * after each; `clean` first makes a save of its own (named temp files:
  * it must remove what the killed one left). */
 static void kill_rounds(bool clean)
@@ -274,7 +314,7 @@ static void kill_rounds(bool clean)
     struct jobs *j;
     fix_build(&s, &j);
     struct report_meta meta = fix_meta();
-    for (int round = 0; round < 20; round++) {
+    for (int round = 0; round < 100; round++) {
         pid_t pid = fork();
         assert_true(pid >= 0);
         if (pid == 0) {
@@ -287,6 +327,7 @@ static void kill_rounds(bool clean)
         nanosleep(&ts, NULL);
         kill(pid, SIGKILL);
         waitpid(pid, NULL, 0);
+        assert_paired(round);
         if (clean)
             assert_int_equal(save(path, sizeof(path), err, sizeof(err)), 0);
         assert_whole(want, round);

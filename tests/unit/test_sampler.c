@@ -1,7 +1,9 @@
 /* Samplers sharing a wake gate (issue 10): their fetches fall on one grid
  * of instants, the samples of a round wake the main loop once, not once a
- * source, and a sample taken stays intact while the thread fetches on. A
- * fake backend stands in for PCP. */
+ * source, and a sample taken stays intact while the thread fetches on.
+ * Stopping (issue 16): a store queued just before the stop is made (a
+ * quit's stop of a guest's runs), and guests whose fetch hangs are not
+ * waited for. A fake backend stands in for PCP. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +55,50 @@ static const struct backend fake = {
     .close = fake_close,
 };
 static const struct backend *const fakes[] = {&fake, NULL};
+
+/* A guest's backend that takes stores, and one whose fetch hangs until
+ * the test lets it go (hang_fd). */
+static atomic_int stores_made, hung_closed;
+static int hang_fd[2];
+
+static int fake_store(void *state, const char *name, const char *value,
+                      char *msg, size_t msglen)
+{
+    (void)state, (void)name, (void)value, (void)msg, (void)msglen;
+    atomic_fetch_add(&stores_made, 1);
+    return 0;
+}
+
+static int hung_fetch(void *state, struct sample *out)
+{
+    (void)state, (void)out;
+    char c;
+    while (read(hang_fd[0], &c, 1) < 0 && errno == EINTR)
+        ;
+    return -1;
+}
+
+static void hung_close(void *state)
+{
+    (void)state;
+    atomic_fetch_add(&hung_closed, 1);
+}
+
+static const struct backend storing = {
+    .name = "storing",
+    .open = fake_open,
+    .fetch = fake_fetch,
+    .store = fake_store,
+    .close = fake_close,
+};
+static const struct backend *const storings[] = {&storing, NULL};
+static const struct backend hung = {
+    .name = "hung",
+    .open = fake_open,
+    .fetch = hung_fetch,
+    .close = hung_close,
+};
+static const struct backend *const hungs[] = {&hung, NULL};
 
 static void sleep_s(double s)
 {
@@ -124,11 +171,51 @@ static void test_taken_sample_stays_intact(void **state)
     sampler_stop(s);
 }
 
+/* A store queued right before the stop is made before the thread ends. */
+static void test_stop_makes_queued_stores(void **state)
+{
+    (void)state;
+    struct sampler *s = sampler_start(storings, "guest", 10, NULL);
+    assert_non_null(s);
+    for (int i = 0; i < 500 && !sampler_take(s); i++)
+        sleep_s(0.01); /* the first fetch is made: the thread sleeps */
+    atomic_store(&stores_made, 0);
+    assert_true(sampler_store(s, "parallax.control.stop", "syscall-null") > 0);
+    sampler_stop(s);
+    assert_int_equal(atomic_load(&stores_made), 1);
+}
+
+/* Guests stuck inside a fetch, with nothing to store, are not waited for:
+ * five of them stop in far less than one STOP_WAIT_MS (200 ms), each
+ * thread ending by itself once its fetch returns. */
+static void test_stop_does_not_wait_on_hung_guests(void **state)
+{
+    (void)state;
+    enum { N = 5 };
+    assert_int_equal(pipe(hang_fd), 0);
+    atomic_store(&hung_closed, 0);
+    struct sampler *s[N];
+    for (int i = 0; i < N; i++)
+        assert_non_null(s[i] = sampler_start(hungs, "stuck", 1, NULL));
+    sleep_s(0.05); /* every thread is inside its fetch */
+    double t0 = clock_mono();
+    sampler_stop_all(s, N);
+    double took = clock_mono() - t0;
+    assert_true(took < 0.1);
+    close(hang_fd[1]); /* the fetches return; the threads end and free */
+    for (int i = 0; i < 500 && atomic_load(&hung_closed) < N; i++)
+        sleep_s(0.01);
+    assert_int_equal(atomic_load(&hung_closed), N);
+    close(hang_fd[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_wake_a_round_on_one_grid),
         cmocka_unit_test(test_taken_sample_stays_intact),
+        cmocka_unit_test(test_stop_makes_queued_stores),
+        cmocka_unit_test(test_stop_does_not_wait_on_hung_guests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
