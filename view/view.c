@@ -60,7 +60,7 @@ static void short_release(const char *rel, char *buf, size_t n)
 }
 
 #define HEADER_MAX        256 /* a header candidate: names, target, figures */
-#define HEADER_CANDIDATES 6   /* forms of a header line, longest first */
+#define HEADER_CANDIDATES 8   /* forms of a header line, longest first */
 
 /* Copies into buf the first candidate that fits width cells, or the last
  * one with an ellipsis; returns which one it took. */
@@ -74,12 +74,18 @@ static int first_fit(char *buf, size_t n, int width, char cand[][HEADER_MAX],
     return i < k ? i : k - 1;
 }
 
-#define INFO_WITH_HOST 2 /* info_text's first candidates name the host */
+/* True when info_text's form `form` names the host. */
+static bool info_names_host(int form)
+{
+    return form == 0 || form == 1 || form == 3;
+}
 
 /* What the source is, "myhost 6.1.0-18-amd64 EEVDF voluntary 2cpu 23G"
  * where it fits, else shorter: the release to its minor number, then no
- * host name (the backend line takes it), then the scheduler without its
- * preemption model, then only CPUs and memory. Returns the form. */
+ * host name (the backend line takes it), then the host again with the
+ * scheduler without its preemption model (the model tells 6.12 from
+ * 6.12-rt, so it goes after the host), then neither, then no scheduler,
+ * then no memory, then only CPUs and memory. Returns the form. */
 static int info_text(const struct source_model *m, int width, char *buf,
                      size_t n, bool utf8)
 {
@@ -97,22 +103,26 @@ static int info_text(const struct source_model *m, int width, char *buf,
     const char *host = i->host[0] ? i->host : "?";
     const char *release = i->release[0] ? i->release : "?";
     short_release(release, rel, sizeof(rel));
-    char cand[6][HEADER_MAX];
+    char cand[HEADER_CANDIDATES][HEADER_MAX];
     snprintf(cand[0], sizeof(cand[0]), "%s %s%s %scpu %s", host, release, sched,
              cpus, mem);
     snprintf(cand[1], sizeof(cand[1]), "%s %s%s %scpu %s", host, rel, sched,
              cpus, mem);
     snprintf(cand[2], sizeof(cand[2]), "%s%s %scpu %s", rel, sched, cpus, mem);
-    snprintf(cand[3], sizeof(cand[3]), "%s%s %scpu %s", rel, fam, cpus, mem);
-    snprintf(cand[4], sizeof(cand[4]), "%s%s %scpu", rel, fam, cpus);
-    snprintf(cand[5], sizeof(cand[5]), "%scpu %s", cpus, mem);
-    return first_fit(buf, n, width, cand, 6, utf8);
+    snprintf(cand[3], sizeof(cand[3]), "%s %s%s %scpu %s", host, rel, fam, cpus,
+             mem);
+    snprintf(cand[4], sizeof(cand[4]), "%s%s %scpu %s", rel, fam, cpus, mem);
+    snprintf(cand[5], sizeof(cand[5]), "%s %scpu %s", rel, cpus, mem);
+    snprintf(cand[6], sizeof(cand[6]), "%s%s %scpu", rel, fam, cpus);
+    snprintf(cand[7], sizeof(cand[7]), "%scpu %s", cpus, mem);
+    return first_fit(buf, n, width, cand, HEADER_CANDIDATES, utf8);
 }
 
-/* How the source is read, "pcp 10.0.0.2:44321 +pmda" where it fits; else
- * the target and the agent, then the host name (when the line above had
- * no room for it, cut to fit) and the agent, then the agent alone. For
- * this host, the back-end, after the host name where that is missing. */
+/* How the source is read, "pcp 10.0.0.2:44321 +pmda" where it fits (with
+ * the host name in place of "pcp" when the line above had no room for
+ * it); else the target and the agent, then the host name (cut to fit) and
+ * the agent, then the agent alone. For this host, the back-end, after the
+ * host name where that is missing. */
 static void backend_text(const struct source_model *m, int width, char *buf,
                          size_t n, bool utf8)
 {
@@ -122,12 +132,14 @@ static void backend_text(const struct source_model *m, int width, char *buf,
         tail = m->state == SRC_LIVE || m->samples
                    ? (m->info.pmda ? "+pmda" : "no pmda")
                    : m->target;
-    char info[HEADER_MAX], cand[4][HEADER_MAX];
+    char info[HEADER_MAX], cand[5][HEADER_MAX];
     bool host_shown =
         m->state != SRC_DOWN &&
-        info_text(m, width, info, sizeof(info), utf8) < INFO_WITH_HOST;
+        info_names_host(info_text(m, width, info, sizeof(info), utf8));
     const char *host = host_shown ? "" : m->info.host;
     int k = 0, room = width - 1 - (int)strlen(tail);
+    if (m->target[0] && host[0] && tail != m->target) /* who, then how */
+        snprintf(cand[k++], sizeof(cand[0]), "%s %s %s", host, m->target, tail);
     if (m->target[0]) {
         snprintf(cand[k++], sizeof(cand[0]), "%s %s%s%s", be, m->target,
                  tail == m->target ? "" : " ", tail == m->target ? "" : tail);

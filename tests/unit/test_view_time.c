@@ -294,9 +294,11 @@ static void test_headers_shorten(void **state)
         {60, "vm 6.18.44-fc-v782 EEVDF RT lazy 2cpu 3.8G"},
         {40, "vm 6.18 EEVDF RT lazy 2cpu 3.8G"},
         {28, "6.18 EEVDF RT lazy 2cpu 3.8G"},
+        {23, "vm 6.18 EEVDF 2cpu 3.8G"},
         {20, "6.18 EEVDF 2cpu 3.8G"},
-        {16, "6.18 EEVDF 2cpu"},
-        {14, "2cpu 3.8G"},
+        {16, "6.18 2cpu 3.8G"},
+        {14, "6.18 2cpu 3.8G"},
+        {10, "2cpu 3.8G"},
     };
     for (size_t k = 0; k < sizeof(fit) / sizeof(fit[0]); k++) {
         header(&m, 2, fit[k].width, buf, sizeof(buf));
