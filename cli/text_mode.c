@@ -51,12 +51,15 @@ static bool wait_samples(struct session *s, double timeout)
 
 /* True when every source that has answered once has rates (two good
  * samples) or is down: one that never answered (a connect that hangs)
- * does not hold the first refresh back, which is due with the host's. */
-static bool all_answered(const struct session *s)
+ * does not hold the first refresh back, which is due with the host's;
+ * sources from `answers` on (demo guests, whose pmcd answered as they
+ * booted) are waited for from their first sample. */
+static bool all_answered(const struct session *s, int answers)
 {
     for (int i = 0; i < s->nsrc; i++)
-        if (!session_is_fixed(s, i) && s->model[i].samples == 1 &&
-            s->model[i].state != SRC_DOWN)
+        if (!session_is_fixed(s, i) && s->model[i].state != SRC_DOWN &&
+            (s->model[i].samples == 1 ||
+             (i >= answers && s->model[i].samples == 0)))
             return false;
     return true;
 }
@@ -106,6 +109,7 @@ int text_mode_run(const struct options *o)
         session_close(&s);
         return 2;
     }
+    int answers = s.nsrc; /* the demo guests come after the others */
     if (o->ndemo && demo_guests_join(&demos, &s, o->demo_variants, o->ndemo,
                                      stderr, &stop_requested) < 0) {
         demo_guests_stop(&demos);
@@ -133,7 +137,8 @@ int text_mode_run(const struct options *o)
          * refresh also waits (a while) for every guest's first answer */
         if (s.model[0].samples <= 1)
             continue;
-        if (!printed && !all_answered(&s) && clock_mono() < first_deadline)
+        if (!printed && !all_answered(&s, answers) &&
+            clock_mono() < first_deadline)
             continue;
         if (!printed)
             text_view_legend(stdout, columns, utf8);
