@@ -37,7 +37,10 @@ static const struct job_cell blank = {
               .max = NAN,
               .mean = NAN,
               .sd = NAN,
-              .ci95 = NAN},
+              .ci95 = NAN,
+              .med_lo = NAN,
+              .med_hi = NAN,
+              .med_cover = NAN},
 };
 
 void jobs_init(struct jobs *j)

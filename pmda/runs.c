@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "workloads/extras.h"
+#include "workloads/meter.h"
 #include "workloads/registry.h"
 #include "workloads/runner.h"
 
@@ -24,6 +25,8 @@ struct slot {
     /* the extras of the last finished repeat, formatted once per result */
     const struct wl_result *extras_of;
     char extras[WL_EXTRAS_TEXT_MAX];
+    double started, ended; /* CLOCK_REALTIME of the run's start and end */
+    char *log;             /* repeat_log, RUNS_LOG_MAX; from the first run */
 };
 
 struct runs {
@@ -85,9 +88,16 @@ int runs_start(struct runs *rs, const struct start_req *req, char *err,
                  rs->max_live);
         return -1;
     }
+    if (!s->log && !(s->log = malloc(RUNS_LOG_MAX))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    double started = wl_realtime();
     struct wl_run *r = wl_run_start(req->w, req->param, &req->opt, err, errlen);
     if (!r)
         return -1;
+    s->started = started;
+    s->ended = NAN;
     wl_run_free(s->run); /* the last run has ended: this does not block */
     s->run = r;
     s->extras_of = NULL; /* the old results are gone */
@@ -133,8 +143,10 @@ void runs_poll(struct runs *rs)
 {
     for (int i = 0; i < rs->nslots; i++) {
         struct slot *s = &rs->slot[i];
-        if (live(s) && wl_run_state_final(wl_run_poll(s->run)))
+        if (live(s) && wl_run_state_final(wl_run_poll(s->run))) {
+            s->ended = wl_realtime();
             log_end(rs, s);
+        }
     }
 }
 
@@ -237,6 +249,26 @@ static void view_run(const struct wl_run *r, struct run_view *v)
     stats_compute(fig, n, &v->stats);
 }
 
+/* "START END WALL FIGURE" per finished repeat, then "START - - -" for the
+ * one being measured (a stamp not yet taken is left out). */
+static void format_log(const struct wl_run *r, const struct wl_run_status *st,
+                       char *buf, size_t n)
+{
+    size_t used = 0;
+    int k = wl_run_nresults(r);
+    buf[0] = '\0';
+    for (int i = 0; i < k && used + RUNS_LOG_LINE < n; i++) {
+        const struct wl_result *res = wl_run_result(r, i);
+        used +=
+            (size_t)snprintf(buf + used, n - used, "%.6f %.6f %.9g %.9g\n",
+                             res->t_start, res->t_end, res->wall, res->figure);
+    }
+    bool measuring = !wl_run_state_final(st->state) && st->repeat >= k &&
+                     st->phase == WL_MEASURING && isfinite(st->t_start);
+    if (measuring && used + RUNS_LOG_LINE < n)
+        snprintf(buf + used, n - used, "%.6f - - -\n", st->t_start);
+}
+
 /* The slot's extras text, formatted again only when a new result came. */
 static const char *slot_extras(struct slot *s, int nresults)
 {
@@ -260,8 +292,16 @@ void runs_view(struct runs *rs, int i, struct run_view *v)
                            .args = s->args,
                            .error = ""};
     stats_compute(NULL, 0, &v->stats);
-    if (s->run)
+    v->run_start = s->run ? s->started : NAN;
+    v->run_end = s->run && !live(s) ? s->ended : NAN;
+    v->repeat_log = "";
+    if (s->run) {
         view_run(s->run, v);
+        struct wl_run_status st;
+        wl_run_status(s->run, &st);
+        format_log(s->run, &st, s->log, RUNS_LOG_MAX);
+        v->repeat_log = s->log;
+    }
     v->extras = slot_extras(s, v->nresults);
 }
 
@@ -281,7 +321,9 @@ void runs_free(struct runs *rs)
     if (!rs)
         return;
     runs_stop_all(rs);
-    for (int i = 0; i < rs->nslots; i++)
+    for (int i = 0; i < rs->nslots; i++) {
         wl_run_free(rs->slot[i].run);
+        free(rs->slot[i].log);
+    }
     free(rs);
 }

@@ -31,6 +31,10 @@ struct run_view {
     const char *args;       /* how the run was started; "" before any */
     const char *error;      /* why it failed; "" otherwise */
     const char *extras;     /* the last finished repeat's, extras.h */
+    double run_start;       /* CLOCK_REALTIME at the start; NaN before */
+    double run_end;         /* ... at the end seen; NaN while it runs */
+    const char *repeat_log; /* "START END WALL FIGURE" a line per repeat,
+                               "START - - -" for the one in progress */
 };
 
 struct runs;
@@ -64,6 +68,11 @@ int runs_pollfds(const struct runs *rs, struct pollfd *pfd, int max);
 
 /* How soon runs_poll must run again, in ms; -1 when nothing is live. */
 int runs_timeout_ms(const struct runs *rs);
+
+/* Longest repeat_log: a line per repeat the control metric allows, and
+ * the one in progress. */
+#define RUNS_LOG_LINE 64
+#define RUNS_LOG_MAX  ((CONTROL_MAX_REPEATS + 1) * RUNS_LOG_LINE)
 
 /* The view of slot i (catalogue index). */
 void runs_view(struct runs *rs, int i, struct run_view *v);

@@ -92,6 +92,7 @@ static int prepare(struct wl_run *r, char *err, size_t errlen)
         snprintf(err, errlen, "cannot map shared memory: %s", strerror(errno));
         return -1;
     }
+    atomic_store(&r->shared->repeat_t0, NAN); /* no repeat measured yet */
     if (tmpdir_create(&r->dir, err, errlen) < 0)
         return -1;
     r->err_fd = memfd_create("parallax-wl-stderr", MFD_CLOEXEC);
@@ -318,6 +319,7 @@ void wl_run_status(const struct wl_run *r, struct wl_run_status *st)
     st->wall = atomic_load(&p->wall);
     st->user = atomic_load(&p->user);
     st->sys = atomic_load(&p->sys);
+    st->t_start = atomic_load(&r->shared->repeat_t0);
     /* the figure callback may read parameters only: state is the child's */
     struct wl_ctx ctx = {.param = r->param, .dir = r->dir.path};
     st->figure = runner_figure(r->w, &ctx, st->ops, st->wall);

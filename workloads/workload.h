@@ -69,6 +69,10 @@ struct wl_result {
     uint64_t ops;  /* operations measured */
     double wall;   /* seconds of wall time measured */
     double user, sys;
+    /* CLOCK_REALTIME (s since the epoch) where the measured span began and
+     * ended, stamped by the runner next to its wall clock: a host maps
+     * them onto its own clock to time the repeat in real seconds. */
+    double t_start, t_end;
     int placement; /* the placement actually used, see WL_PLACE_* */
     int nextra;
     struct wl_extra extra[WL_MAX_EXTRA];
