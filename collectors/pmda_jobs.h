@@ -23,9 +23,13 @@ enum pmda_job_metric {
     PJ_CI_LO,
     PJ_CI_HI,
     PJ_ERROR,
-    PJ_EXTRAS, /* optional: an older agent has none */
+    PJ_EXTRAS, /* optional from here on: an older agent has none */
+    PJ_RUN_START,
+    PJ_RUN_END,
+    PJ_REPEAT_LOG,
     PJ_COUNT
 };
+#define PJ_FIRST_OPTIONAL PJ_EXTRAS
 
 /* parallax.clock.*: fetched once per sample, no instances */
 enum pmda_clock_metric {
@@ -34,15 +38,21 @@ enum pmda_clock_metric {
     PC_SLEEP_TOOK,
     PC_SPIN_WALL,
     PC_SPIN_CPU,
+    PC_SPIN_WAITED, /* optional from here on */
+    PC_SLEEP_START,
+    PC_SLEEP_END,
     PC_COUNT
 };
+#define PC_FIRST_OPTIONAL PC_SPIN_WAITED
 
 /* Everything fetched from the agent: PJ_COUNT, then PC_COUNT metrics. */
 #define PMDA_NMETRICS (PJ_COUNT + PC_COUNT)
 
 struct pmda_jobs {
-    bool known;      /* the agent answers */
-    bool has_extras; /* it exports parallax.workload.extras */
+    bool known; /* the agent answers */
+    /* which metrics it exports: an older agent lacks the optional ones,
+     * which are then fetched as another (and read as missing) */
+    bool has[PMDA_NMETRICS];
     pmID id[PMDA_NMETRICS];
     pmDesc desc[PMDA_NMETRICS];
     int ninst;

@@ -177,8 +177,10 @@ static void do_stores(struct sampler *s, const struct backend *be, void *state,
                      be ? "this source takes no stores" : "source is down");
             continue;
         }
+        r->t_before = clock_mono();
         r->status =
             be->store(state, cmd[i].name, cmd[i].value, r->msg, sizeof(r->msg));
+        r->t_after = clock_mono();
     }
 }
 

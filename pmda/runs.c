@@ -11,6 +11,7 @@
 #include "workloads/extras.h"
 #include "workloads/meter.h"
 #include "workloads/registry.h"
+#include "workloads/repeat_log.h"
 #include "workloads/runner.h"
 
 #define POLL_STOPPING_MS 20   /* a stop escalates after WL_RUN_STOP_GRACE_MS */
@@ -249,26 +250,6 @@ static void view_run(const struct wl_run *r, struct run_view *v)
     stats_compute(fig, n, &v->stats);
 }
 
-/* "START END WALL FIGURE" per finished repeat, then "START - - -" for the
- * one being measured (a stamp not yet taken is left out). */
-static void format_log(const struct wl_run *r, const struct wl_run_status *st,
-                       char *buf, size_t n)
-{
-    size_t used = 0;
-    int k = wl_run_nresults(r);
-    buf[0] = '\0';
-    for (int i = 0; i < k && used + RUNS_LOG_LINE < n; i++) {
-        const struct wl_result *res = wl_run_result(r, i);
-        used +=
-            (size_t)snprintf(buf + used, n - used, "%.6f %.6f %.9g %.9g\n",
-                             res->t_start, res->t_end, res->wall, res->figure);
-    }
-    bool measuring = !wl_run_state_final(st->state) && st->repeat >= k &&
-                     st->phase == WL_MEASURING && isfinite(st->t_start);
-    if (measuring && used + RUNS_LOG_LINE < n)
-        snprintf(buf + used, n - used, "%.6f - - -\n", st->t_start);
-}
-
 /* The slot's extras text, formatted again only when a new result came. */
 static const char *slot_extras(struct slot *s, int nresults)
 {
@@ -297,9 +278,7 @@ void runs_view(struct runs *rs, int i, struct run_view *v)
     v->repeat_log = "";
     if (s->run) {
         view_run(s->run, v);
-        struct wl_run_status st;
-        wl_run_status(s->run, &st);
-        format_log(s->run, &st, s->log, RUNS_LOG_MAX);
+        repeat_log_format(s->run, s->log, RUNS_LOG_MAX);
         v->repeat_log = s->log;
     }
     v->extras = slot_extras(s, v->nresults);

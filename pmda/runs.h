@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "pmda/control.h"
+#include "workloads/repeat_log.h"
 #include "workloads/stats.h"
 
 #define RUNS_MAX_LIVE 64 /* the most -m accepts */
@@ -33,8 +34,7 @@ struct run_view {
     const char *extras;     /* the last finished repeat's, extras.h */
     double run_start;       /* CLOCK_REALTIME at the start; NaN before */
     double run_end;         /* ... at the end seen; NaN while it runs */
-    const char *repeat_log; /* "START END WALL FIGURE" a line per repeat,
-                               "START - - -" for the one in progress */
+    const char *repeat_log; /* workloads/repeat_log.h */
 };
 
 struct runs;
@@ -71,8 +71,7 @@ int runs_timeout_ms(const struct runs *rs);
 
 /* Longest repeat_log: a line per repeat the control metric allows, and
  * the one in progress. */
-#define RUNS_LOG_LINE 64
-#define RUNS_LOG_MAX  ((CONTROL_MAX_REPEATS + 1) * RUNS_LOG_LINE)
+#define RUNS_LOG_MAX ((CONTROL_MAX_REPEATS + 1) * REPEAT_LOG_LINE + 1)
 
 /* The view of slot i (catalogue index). */
 void runs_view(struct runs *rs, int i, struct run_view *v);

@@ -8,6 +8,7 @@
 #include "view/fmt.h"
 #include "core/jobs.h"
 #include "core/ratio.h"
+#include "workloads/stats.h"
 
 int view_columns(int nsrc, struct view_col *cols, int max)
 {
@@ -186,6 +187,64 @@ void view_ratio_text(double r, char *buf, size_t n)
     fmt_right(buf, n, VIEW_RATIO_W, raw);
 }
 
+/* "120..1.61k": an interval of figures, as fmt_value writes them. */
+static void interval_text(char *buf, size_t n, double lo, double hi)
+{
+    char a[24], b[24];
+    fmt_value(a, sizeof(a), lo, MF_SI);
+    fmt_value(b, sizeof(b), hi, MF_SI);
+    snprintf(buf, n, "%.23s..%.23s", a, b);
+}
+
+int view_job_flags(const struct jobs *j, int src, int w)
+{
+    const struct job_cell *c = jobs_cell(j, src, w);
+    if (c->state != JOB_DONE && c->state != JOB_STOPPED)
+        return 0;
+    const struct wl_stats *st = &c->stats;
+    int f = 0;
+    if (jobs_divergent(c))
+        f |= VJ_DIVERGENT;
+    if (jobs_partial(c))
+        f |= VJ_PARTIAL;
+    if (stats_noisy(st->median, st->med_lo, st->med_hi))
+        f |= VJ_NOISY;
+    if (!c->real && st->n > 0)
+        f |= VJ_REPORTED;
+    if (c->overlap)
+        f |= VJ_OVERLAP;
+    if (!c->bracket_ok)
+        f |= VJ_UNBRACKETED;
+    return f;
+}
+
+/* The marks of a finished cell, most telling first: "said×2.75 partial
+ * noisy shared ". */
+static int flag_text(const struct job_cell *c, int flags, char *buf, size_t n,
+                     bool utf8)
+{
+    int used = 0;
+    buf[0] = '\0';
+    if (flags & VJ_DIVERGENT) {
+        char d[32];
+        view_factor_text(jobs_divergence(c), d, sizeof(d), utf8);
+        used += snprintf(buf + used, n - (size_t)used, "said%s ", d);
+    }
+    static const struct {
+        int flag;
+        const char *word;
+    } words[] = {{VJ_UNBRACKETED, "unsure"},
+                 {VJ_PARTIAL, "partial"},
+                 {VJ_REPORTED, "reported"},
+                 {VJ_NOISY, "noisy"},
+                 {VJ_OVERLAP, "shared"}};
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if ((flags & words[i].flag) && used < (int)n)
+            used +=
+                snprintf(buf + used, n - (size_t)used, "%s ", words[i].word);
+    return used;
+}
+
 void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
                    char *detail, size_t dn, bool utf8)
 {
@@ -211,16 +270,22 @@ void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
         snprintf(detail, dn, "failed: %s", c->note);
         break;
     case JOB_DONE:
-    case JOB_STOPPED:
-        if (isfinite(c->stats.ci95)) {
-            char ci[32];
-            fmt_value(ci, sizeof(ci), c->stats.ci95, MF_SI);
-            snprintf(detail, dn, "%s%s %s", utf8 ? "\u00b1" : "+-", ci, unit);
-        } else {
-            snprintf(detail, dn, "%s", unit);
-        }
+    case JOB_STOPPED: {
+        char marks[96], iv[56] = "";
+        flag_text(c, view_job_flags(j, src, w), marks, sizeof(marks), utf8);
+        if (isfinite(c->stats.med_lo))
+            interval_text(iv, sizeof(iv), c->stats.med_lo, c->stats.med_hi);
+        snprintf(detail, dn, "%s%s%s%s", marks, iv, iv[0] ? " " : "", unit);
         break;
     }
+    }
+}
+
+/* Workload w's ratio orientation: > 1 worse in the guest. */
+static enum ratio_orientation job_orientation(const struct jobs *j, int w)
+{
+    return j->wl[w]->better == WL_LOWER_IS_BETTER ? RO_HIGHER_WORSE
+                                                  : RO_LOWER_WORSE;
 }
 
 double view_job_ratio(const struct jobs *j, int guest, int w)
@@ -230,17 +295,67 @@ double view_job_ratio(const struct jobs *j, int guest, int w)
     if (g->stats.n == 0 || h->stats.n == 0)
         return NAN;
     return ratio_oriented(g->stats.median, h->stats.median,
-                          j->wl[w]->better == WL_LOWER_IS_BETTER
-                              ? RO_HIGHER_WORSE
-                              : RO_LOWER_WORSE);
+                          job_orientation(j, w));
+}
+
+bool view_job_ratio_interval(const struct jobs *j, int guest, int w, double *lo,
+                             double *hi)
+{
+    const struct job_cell *g = jobs_cell(j, guest, w), *h = jobs_cell(j, 0, w);
+    *lo = *hi = NAN;
+    if (g->stats.n == 0 || h->stats.n == 0)
+        return false;
+    return ratio_interval(g->stats.med_lo, g->stats.med_hi, h->stats.med_lo,
+                          h->stats.med_hi, job_orientation(j, w), lo, hi);
+}
+
+/* Whether workload w's ratio on guest counts in its index: a figure
+ * from a run stopped early does not, on either side. */
+static bool in_index(const struct jobs *j, int guest, int w)
+{
+    return !jobs_partial(jobs_cell(j, guest, w)) &&
+           !jobs_partial(jobs_cell(j, 0, w));
 }
 
 double view_job_index(const struct jobs *j, int guest)
 {
     double r[JOBS_MAX_WL];
     for (int w = 0; w < j->nwl; w++)
-        r[w] = view_job_ratio(j, guest, w);
+        r[w] = in_index(j, guest, w) ? view_job_ratio(j, guest, w) : NAN;
     return ratio_geomean(r, j->nwl);
+}
+
+bool view_job_index_interval(const struct jobs *j, int guest, double *lo,
+                             double *hi)
+{
+    double l[JOBS_MAX_WL], h[JOBS_MAX_WL];
+    int n = 0;
+    *lo = *hi = NAN;
+    for (int w = 0; w < j->nwl; w++) {
+        if (!in_index(j, guest, w) || !isfinite(view_job_ratio(j, guest, w)))
+            continue;
+        if (!view_job_ratio_interval(j, guest, w, &l[n], &h[n]))
+            return false; /* a ratio without one: no interval for all */
+        n++;
+    }
+    if (n == 0)
+        return false;
+    *lo = ratio_geomean(l, n);
+    *hi = ratio_geomean(h, n);
+    return true;
+}
+
+void view_factor_text(double f, char *buf, size_t n, bool utf8)
+{
+    const char *x = utf8 ? "\u00d7" : "x";
+    if (!isfinite(f))
+        snprintf(buf, n, "%s?", x);
+    else if (f >= 100)
+        snprintf(buf, n, "%s%.0f", x, f);
+    else if (f >= 10)
+        snprintf(buf, n, "%s%.1f", x, f);
+    else
+        snprintf(buf, n, "%s%.2f", x, f);
 }
 
 const char *const time_row_labels[TIME_ROW_COUNT] = {
@@ -258,6 +373,80 @@ static double billed_ratio(const struct source_model *m)
     if (!p->count || !(p->spin_wall > 0))
         return NAN;
     return p->spin_cpu / p->spin_wall;
+}
+
+double view_probe_host_saw(const struct source_model *m, bool is_host)
+{
+    const struct probe_sample *p = &m->probe;
+    if (is_host || !p->count)
+        return NAN;
+    struct time_at a, b;
+    bool steady = !m->rates.unsteady;
+    if (time_map_host(&m->tmap, p->sleep_t0, steady, &a) == TM_OK &&
+        time_map_host(&m->tmap, p->sleep_t1, steady, &b) == TM_OK)
+        return b.host - a.host;
+    struct clock_fit f;
+    clock_model_fit(&m->clock, &f);
+    return clock_model_host_duration(&f, p->sleep_took);
+}
+
+void view_billed_split(const struct source_model *m, struct billed_split *b)
+{
+    const struct probe_sample *p = &m->probe;
+    *b = (struct billed_split){NAN, NAN, NAN, m->value[METRIC_CPU_STEAL]};
+    if (!p->count || !(p->spin_wall > 0))
+        return;
+    b->ran = p->spin_cpu / p->spin_wall;
+    if (isfinite(p->spin_waited)) {
+        b->waited = p->spin_waited / p->spin_wall;
+        b->lost = fmax(0, 1 - b->ran - b->waited);
+    }
+}
+
+/* Why CPU billed/wall is off, its largest cause first: "off: waited 52%"
+ * (other load on that system took the CPU), "off: stolen 40%" (time lost
+ * while the source's steal counter rose), "off: lost 40%" (lost without
+ * steal: accounting), "off: billed over wall". */
+static void billed_detail(const struct source_model *m, double r, char *detail,
+                          size_t dn)
+{
+    struct billed_split b;
+    view_billed_split(m, &b);
+    if (r > BILLED_HI) {
+        snprintf(detail, dn, "off: billed over wall");
+        return;
+    }
+    if (!isfinite(b.waited)) {
+        snprintf(detail, dn, "off: not %.2f-%.2f", BILLED_LO, BILLED_HI);
+        return;
+    }
+    const char *why = b.waited >= b.lost  ? "waited"
+                      : b.steal_pct > 0.5 ? "stolen"
+                                          : "lost";
+    double share = b.waited >= b.lost ? b.waited : b.lost;
+    snprintf(detail, dn, "off: %s %.0f%%", why, share * 100);
+}
+
+/* The clock's rate over the last seconds, "×0.364", and whether it held:
+ * "±0.02%", or "varies ×53-×858" over the rates seen. */
+static void rate_cell(const struct source_model *m, char *raw, size_t rn,
+                      char *detail, size_t dn, bool utf8)
+{
+    const struct time_rates *r = &m->rates;
+    if (!r->recent.ok)
+        return;
+    const char *x = utf8 ? "\u00d7" : "x";
+    double v = r->recent.rate;
+    snprintf(raw, rn, "%s%.*f", x, v >= 100 ? 0 : v >= 10 ? 1 : 3, v);
+    if (r->unsteady) {
+        char lo[16], hi[16];
+        view_factor_text(r->lo, lo, sizeof(lo), utf8);
+        view_factor_text(r->hi, hi, sizeof(hi), utf8);
+        snprintf(detail, dn, "varies %s-%s", lo, hi);
+    } else {
+        snprintf(detail, dn, "%s%.2g%%", utf8 ? "\u00b1" : "+-",
+                 r->recent.err / fabs(v) * 100);
+    }
 }
 
 void view_time_cell(const struct source_model *m, bool is_host, int row,
@@ -286,11 +475,17 @@ void view_time_cell(const struct source_model *m, bool is_host, int row,
             snprintf(detail, dn, "%s%.0f ppm", pm, f.drift_err_ppm);
         }
         break;
+    case TR_RATE:
+        if (is_host)
+            snprintf(raw, sizeof(raw), "-");
+        else
+            rate_cell(m, raw, sizeof(raw), detail, dn, utf8);
+        break;
     case TR_SLEEP:
         if (m->probe.count) {
             snprintf(raw, sizeof(raw), "%.2fms", m->probe.sleep_took * 1e3);
-            double host = clock_model_host_duration(&f, m->probe.sleep_took);
-            if (!is_host && isfinite(host))
+            double host = view_probe_host_saw(m, is_host);
+            if (isfinite(host))
                 snprintf(detail, dn, "host saw %.2fms", host * 1e3);
         }
         break;
@@ -299,8 +494,7 @@ void view_time_cell(const struct source_model *m, bool is_host, int row,
         if (isfinite(r)) {
             snprintf(raw, sizeof(raw), "%.2f", r);
             if (r < BILLED_LO || r > BILLED_HI)
-                snprintf(detail, dn, "off: not %.2f-%.2f", BILLED_LO,
-                         BILLED_HI);
+                billed_detail(m, r, detail, dn);
         }
         break;
     }
@@ -313,8 +507,9 @@ double view_time_ratio(const struct source_model *guest,
 {
     if (row != TR_SLEEP || !guest->probe.count || !host->probe.count)
         return NAN;
-    return ratio_oriented(guest->probe.sleep_took, host->probe.sleep_took,
-                          RO_HIGHER_WORSE);
+    /* what the guest's sleep really took against the host's own */
+    return ratio_oriented(view_probe_host_saw(guest, false),
+                          host->probe.sleep_took, RO_HIGHER_WORSE);
 }
 
 void view_column_ratio_text(const struct source_model *m, double r, char *buf,

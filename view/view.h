@@ -67,6 +67,7 @@ const char *view_column_ratio_header(const struct source_model *m, bool utf8);
 #define TIME_ROWS(X)                                                           \
     X(TR_OFFSET, "clock offset")                                               \
     X(TR_DRIFT, "clock drift ppm")                                             \
+    X(TR_RATE, "clock rate 10s")                                               \
     X(TR_SLEEP, "probe 10ms took")                                             \
     X(TR_BILLED, "CPU billed/wall")
 
@@ -85,6 +86,20 @@ extern const char *const time_row_labels[TIME_ROW_COUNT];
 void view_time_cell(const struct source_model *m, bool is_host, int row,
                     char *val, size_t vn, char *detail, size_t dn, bool utf8);
 
+/* How long the probe's sleep on m really took, by the host's clock: its
+ * stamps mapped through m's time map, else through the clock fit; NaN for
+ * this host (is_host) or when neither can tell. */
+double view_probe_host_saw(const struct source_model *m, bool is_host);
+
+/* Where the probe's CPU-bound spin's wall time went, as shares of it:
+ * ran (billed to it), waited for a CPU (the run queue: other load on that
+ * system), lost (neither: stolen by a hypervisor, or accounting that does
+ * not add up), and the source's steal % meanwhile; NaN where unknown. */
+struct billed_split {
+    double ran, waited, lost, steal_pct;
+};
+void view_billed_split(const struct source_model *m, struct billed_split *b);
+
 /* The guest/host ratio of a Time row (> 1 worse in the guest), NaN where
  * a ratio means nothing. */
 double view_time_ratio(const struct source_model *guest,
@@ -92,18 +107,51 @@ double view_time_ratio(const struct source_model *guest,
 
 struct jobs;
 
-/* Workload w's figure on source src (right-aligned in VIEW_VALUE_W) and
- * its detail: "±6 ns" (95% interval of the repeats; "+-" in ASCII),
- * "> 2/3 ns" while running, "failed: why", or "" when it never ran there. */
+/* Workload w's figure on source src (right-aligned in VIEW_VALUE_W), in
+ * real time, and its detail: its marks (view_job_flags: "said×2.75",
+ * "partial", "reported", "noisy", "shared"), the interval of the median
+ * ("212..236") and the unit; "> 2/3 ns" while running, "failed: why", or
+ * "" when it never ran there. */
 void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
                    char *detail, size_t dn, bool utf8);
+
+/* What marks workload w's finished figure on src. */
+enum view_job_flag {
+    VJ_DIVERGENT = 1,   /* the source's clock and real time differ beyond
+                           the measurement's error: its word is not the
+                           figure's */
+    VJ_PARTIAL = 2,     /* stopped before its repeats were done */
+    VJ_NOISY = 4,       /* its interval is wider than half of itself */
+    VJ_REPORTED = 8,    /* the source's word only: not timed on the host's
+                           clock (an older agent) */
+    VJ_OVERLAP = 16,    /* taken while other sources ran workloads */
+    VJ_UNBRACKETED = 32 /* its mapped span falls outside the host's own
+                           bracket of the run: the mapping is unsure */
+};
+
+/* The VJ_ flags of workload w on src; 0 while it runs or never ran. */
+int view_job_flags(const struct jobs *j, int src, int w);
 
 /* The guest/host ratio of workload w, > 1 when worse in the guest (slower
  * or less throughput); NaN when either side has no figure. */
 double view_job_ratio(const struct jobs *j, int guest, int w);
 
+/* The interval of that ratio, from the two medians' intervals; false
+ * (NaN) when either has none. */
+bool view_job_ratio_interval(const struct jobs *j, int guest, int w, double *lo,
+                             double *hi);
+
 /* The overall index of a guest: the geometric mean of its workload
- * ratios; NaN when no workload has a ratio yet. */
+ * ratios, a run stopped early on either side left out; NaN when no
+ * workload has a ratio yet. */
 double view_job_index(const struct jobs *j, int guest);
+
+/* The index's interval: the geometric means of its ratios' bounds; false
+ * when a ratio in it has no interval. */
+bool view_job_index_interval(const struct jobs *j, int guest, double *lo,
+                             double *hi);
+
+/* A factor as "×2.75", "×0.36", "×415" ("x" in ASCII); "×?" for NaN. */
+void view_factor_text(double f, char *buf, size_t n, bool utf8);
 
 #endif

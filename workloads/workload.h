@@ -129,6 +129,11 @@ struct workload {
      * ctx->progress up to date, returns when progress->stop is set, and
      * fills the result (extra figures included). 0, or -1 on failure. */
     int (*run)(struct wl_ctx *ctx, struct wl_result *res);
+
+    /* Optional: the figure real time would have given, when it was
+     * measured on a clock running `rate` of its seconds per real second;
+     * without it the unit decides (workloads/real_figure.h). */
+    double (*real_figure)(double figure, double rate);
 };
 
 /* True when the parent asked the run to end. */
