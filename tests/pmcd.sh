@@ -65,10 +65,18 @@ CONF
 # starts, under faketime at RATE host seconds per second (PMCD_WRAP); fails
 # the test when faketime is not installed.
 pmcd_faketime() {
-    local rate=$1 rc
+    local rate=$1
+    shift
+    pmcd_faked "+0 x$rate" "$@"
+}
+
+# pmcd_faked SPEC COMMAND...: pmcd_faketime with faketime's own
+# specification: "+1d" (a day ahead), "-2" (2 s behind), "+0 x1.01".
+pmcd_faked() {
+    local spec=$1 rc
     shift
     command -v faketime >/dev/null || fail "no faketime; run make deps"
-    PMCD_WRAP=(faketime -f "+0 x$rate")
+    PMCD_WRAP=(faketime -f "$spec")
     # an ASan-built agent refuses to run after libfaketime is preloaded
     # unless told that this order is meant
     [ -n "${PARALLAX_SANITIZED:-}" ] && PMCD_WRAP=(env
