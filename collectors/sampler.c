@@ -43,6 +43,7 @@ struct sampler {
     char *target;
     double interval;
     bool retime; /* the interval changed: the next deadline is off */
+    bool watch;  /* tick the source's clock between samples */
     struct wake_gate *gate;
     bool stop;
     bool abandoned;   /* sampler_stop gave up waiting: the thread frees */
@@ -125,6 +126,41 @@ static bool sleep_until(struct sampler *s, double until)
     bool stop = s->stop;
     pthread_mutex_unlock(&s->lock);
     return stop;
+}
+
+static bool watching(struct sampler *s)
+{
+    pthread_mutex_lock(&s->lock);
+    bool on = s->watch && !s->stop && !s->ncmd && !s->retime;
+    pthread_mutex_unlock(&s->lock);
+    return on;
+}
+
+/* Waits for the next sample's time `next` like sleep_until, ticking the
+ * source's clock into tick[*n] meanwhile while watched; returns early when
+ * the source's live runs change in number. True on stop. */
+static bool wait_ticking(struct sampler *s, const struct backend *be,
+                         void *state, struct clock_tick *tick, int *n,
+                         double next)
+{
+    int runs0 = -2;
+    *n = 0;
+    while (be && be->tick && watching(s) && *n < SAMPLE_MAX_TICKS) {
+        double t = clock_mono() + SAMPLER_TICK_S;
+        if (t >= next)
+            break;
+        if (sleep_until(s, t))
+            return true;
+        int runs = -1;
+        if (be->tick(state, &tick[*n], &runs) < 0)
+            break;
+        (*n)++;
+        if (runs0 == -2)
+            runs0 = runs;
+        else if (runs != runs0)
+            return false; /* a run started or ended: sample now */
+    }
+    return sleep_until(s, next);
 }
 
 /* Tells the main loop a sample arrived, once per round: the first sampler
@@ -237,9 +273,13 @@ static void *sampler_main(void *arg)
     void *state = NULL;
     double retry = RETRY_MIN;
     struct sample *cur = s->buf[0];
+    struct clock_tick ticks[SAMPLE_MAX_TICKS];
+    int nticks = 0;
     for (;;) {
         memset(cur, 0, sizeof(*cur));
         cur->t_source = NAN;
+        memcpy(cur->tick, ticks, sizeof(ticks[0]) * (size_t)nticks);
+        cur->nticks = nticks;
         if (!be)
             be = open_source(s, &state, cur);
         do_stores(s, be, state, cur);
@@ -271,7 +311,8 @@ static void *sampler_main(void *arg)
         }
         cur = publish(s, cur);
         announce(s, next, iv);
-        if (sleep_until(s, next))
+        /* the ticks until the next sample go with it */
+        if (wait_ticking(s, be, state, ticks, &nticks, next))
             break;
     }
     if (be)
@@ -369,6 +410,15 @@ void sampler_stop(struct sampler *s)
     s->abandoned = true;
     pthread_mutex_unlock(&s->lock);
     pthread_detach(thread);
+}
+
+void sampler_watch(struct sampler *s, bool on)
+{
+    pthread_mutex_lock(&s->lock);
+    if (on && !s->watch)
+        pthread_cond_signal(&s->wake); /* start ticking now */
+    s->watch = on;
+    pthread_mutex_unlock(&s->lock);
 }
 
 unsigned sampler_store(struct sampler *s, const char *name, const char *value)

@@ -165,6 +165,7 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
     char cmd[256];
     snprintf(cmd, sizeof(cmd), "%s --repeats=%d --duration=%g --warmup=%g",
              j->wl[w]->name, j->opts.repeats, j->opts.duration, j->opts.warmup);
+    session_watch(s, src, true); /* its clock ticks from the start on */
     unsigned id = session_store(s, src, "parallax.control.start", cmd);
     if (!id)
         return false;
@@ -529,6 +530,16 @@ bool jobs_update(struct jobs *j, const struct session *s)
                     log_end(j, s, src, w, c);
             }
         }
+    }
+    /* a guest's clock is ticked while its runs want timing */
+    for (int src = 1; src < s->nsrc; src++) {
+        bool on = false;
+        for (int w = 0; j->cells[src] && w < j->nwl && !on; w++) {
+            const struct job_cell *c = &j->cells[src][w];
+            on = c->state == JOB_RUNNING || c->state == JOB_STOPPING ||
+                 c->mapping;
+        }
+        session_watch(s, src, on);
     }
     /* a suite moves on when nothing of it runs any more */
     if (j->qpos < j->qlen && !jobs_running(j, -1)) {

@@ -129,6 +129,9 @@ void model_update(struct source_model *m, const struct sample *s)
     if (isfinite(s->t_source) && isfinite(s->t_real)) {
         clock_model_add(&m->clock, s->t_before, s->t_after, s->t_real,
                         s->t_source);
+        for (int i = 0; i < s->nticks; i++) /* older than the sample */
+            time_map_add(&m->tmap, s->tick[i].t_before, s->tick[i].t_after,
+                         s->tick[i].t_source);
         time_map_add(&m->tmap, s->t_before, s->t_after, s->t_source);
         time_map_rates(&m->tmap, &m->rates);
         clock_stand_in(m, s);

@@ -21,7 +21,7 @@ struct source_info {
 #define SAMPLE_MAX_JOBS   64
 #define SAMPLE_MAX_STORES 8
 /* the extras texts and repeat logs of every guest workload */
-#define SAMPLE_EXTRAS_MAX 16384
+#define SAMPLE_EXTRAS_MAX 8192
 
 /* A workload as pmdaparallax reports it from a guest (parallax.workload.*,
  * one instance per catalogue name). */
@@ -53,6 +53,15 @@ struct probe_sample {
                                   CLOCK_REALTIME; NaN from an older agent */
 };
 
+#define SAMPLE_MAX_TICKS 64 /* clock ticks between two samples */
+
+/* A clock tick: a one-metric fetch a sampler makes between its samples
+ * while a guest run is watched, for its timestamp (sampler_watch). */
+struct clock_tick {
+    double t_before, t_after; /* host CLOCK_MONOTONIC around it */
+    double t_source;          /* the source's stamp of it, epoch s */
+};
+
 /* The outcome of a store a sampler made for the main loop. */
 struct store_result {
     unsigned id;              /* as returned by sampler_store */
@@ -82,6 +91,8 @@ struct sample {
      * pool, as few workloads have any */
     int extras_len;
     char extras[SAMPLE_EXTRAS_MAX];
+    int nticks; /* clock ticks since the previous sample, oldest first */
+    struct clock_tick tick[SAMPLE_MAX_TICKS];
     int nstores; /* stores done since the previous sample */
     struct store_result store[SAMPLE_MAX_STORES];
 };

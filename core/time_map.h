@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#define TIME_MAP_MAX     512   /* fetches kept: 8.5 min at 1 Hz */
+#define TIME_MAP_MAX     1024  /* fetches kept: 17 min at 1 Hz, 20 s of ticks */
 #define TIME_MAP_RECENT  10.0  /* s of host time the recent rate covers */
 #define TIME_MAP_SEGMENT 2.0   /* s: the shortest span a seen rate covers */
 #define TIME_MAP_RANGE   120.0 /* s: the rates seen over this long */

@@ -43,6 +43,8 @@ poller=$!
     cat "$work/err" "$work/r.txt"
     fail "batch exited $?"
 }
+# the poller is slower than parallax to see the end
+wait_for 10 grep -q ' done$' "$work/states" || true
 kill "$poller"
 poller=
 sed -n '/^WORKLOADS/,/^COUNTERS/p' "$work/r.txt"
@@ -67,9 +69,11 @@ for name in ("syscall-null", "dhry"):
     # call, x2.75 for loops per second
     want = rate if name == "syscall-null" else 1 / rate
     assert abs(g["divergence"] / want - 1) < 0.03, (name, g["divergence"])
-    # the same CPU: about 1.0 in real time, not 0.36 or 2.75 (the machine
-    # is shared, so only what tells the two apart)
-    assert 0.55 < g["ratio"] < 1.8, (name, g["ratio"])
+    # the same CPU: about 1.0 in real time, not 0.36 or 2.75 by the
+    # guest's clock; on a busy machine the host's and the guest's turns
+    # see different loads, so: a ratio between, or an interval around 1
+    near = 0.5 < g["ratio"] < 2 or (g["ratio_lo"] < 1.2 and g["ratio_hi"] > 0.8)
+    assert near, (name, g["ratio"], g["ratio_lo"], g["ratio_hi"])
     assert g["ratio_lo"] <= g["ratio"] <= g["ratio_hi"], g
     assert 0 < g["median_lo"] <= g["median"] <= g["median_hi"], g
     assert g["median_cover"] == 0.75 and g["interval"] == "order-statistic"
