@@ -67,7 +67,8 @@ void job_time_fold(struct job_cell *c, const struct workload *w,
     struct job_stamps *st = c->stamps;
     int n = take_log(st, log);
     double said[JOBS_MAX_REPEATS + 1], real[JOBS_MAX_REPEATS + 1];
-    double sum_real = 0, sum_said = 0, sum_err = 0;
+    double sum_real = 0, sum_said = 0;
+    double first_err = NAN, last_err = NAN; /* the run's two ends */
     int k = 0, waiting = 0, lost = 0;
     for (int i = 0; i < n; i++) {
         const struct repeat_entry *e = &st->rep[i];
@@ -88,7 +89,9 @@ void job_time_fold(struct job_cell *c, const struct workload *w,
         if (a > 0 && b > 0) {
             sum_real += d;
             sum_said += g;
-            sum_err += st->start[i].err + st->end[i].err;
+            if (isnan(first_err))
+                first_err = st->start[i].err;
+            last_err = st->end[i].err;
         }
         k++;
     }
@@ -104,7 +107,11 @@ void job_time_fold(struct job_cell *c, const struct workload *w,
     c->real_s = all ? sum_real : NAN;
     c->said_s = all ? sum_said : NAN;
     c->rate = all && sum_real > 0 ? sum_said / sum_real : NAN;
-    c->rate_err = all && sum_real > 0 ? c->rate * sum_err / sum_real : NAN;
+    /* back to back, one repeat's end and the next one's start fall between
+     * the same two fetches and their errors cancel in the sum: what is
+     * left is the run's two ends */
+    c->rate_err =
+        all && sum_real > 0 ? c->rate * (first_err + last_err) / sum_real : NAN;
 }
 
 void job_time_check(struct job_cell *c)

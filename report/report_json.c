@@ -89,7 +89,7 @@ static json_t *time_json(const struct session *s, const struct jobs *j, int src)
     double billed = m->probe.count && m->probe.spin_wall > 0
                         ? m->probe.spin_cpu / m->probe.spin_wall
                         : NAN;
-    double host_saw = view_probe_host_saw(m, src == 0);
+    double host_err, host_saw = view_probe_host_saw(m, src == 0, &host_err);
     json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                           "offset_s", num(fit ? f.offset : NAN), "offset_err_s",
                           num(fit ? f.offset_err : NAN), "drift_ppm",
@@ -105,6 +105,8 @@ static json_t *time_json(const struct session *s, const struct jobs *j, int src)
         json_object_set_new(o, "sleep_workload", sleeps_json(s, j, src));
     if (o)
         json_object_set_new(o, "billed_split", billed_json(m));
+    if (o)
+        json_object_set_new(o, "sleep_host_err_s", num(host_err));
     if (o && src > 0) {
         const struct time_rates *r = &m->rates;
         json_object_set_new(

@@ -225,10 +225,15 @@ static int flag_text(const struct job_cell *c, int flags, char *buf, size_t n,
 {
     int used = 0;
     buf[0] = '\0';
-    if (flags & VJ_DIVERGENT) {
+    if (flags & VJ_DIVERGENT) { /* its own figure over the real one */
         char d[32];
-        view_factor_text(jobs_divergence(c), d, sizeof(d), utf8);
-        used += snprintf(buf + used, n - (size_t)used, "said%s ", d);
+        double f = jobs_divergence(c);
+        if (f > 0)
+            view_factor_text(f, d, sizeof(d), utf8);
+        else /* an overshoot gone below zero: say the figure itself */
+            fmt_value(d, sizeof(d), c->said.median, MF_SI);
+        used += snprintf(buf + used, n - (size_t)used, "said%s%s ",
+                         f > 0 ? "" : " ", d);
     }
     static const struct {
         int flag;
@@ -375,19 +380,28 @@ static double billed_ratio(const struct source_model *m)
     return p->spin_cpu / p->spin_wall;
 }
 
-double view_probe_host_saw(const struct source_model *m, bool is_host)
+double view_probe_host_saw(const struct source_model *m, bool is_host,
+                           double *err)
 {
     const struct probe_sample *p = &m->probe;
-    if (is_host || !p->count)
-        return NAN;
+    double e = NAN, d = NAN;
     struct time_at a, b;
     bool steady = !m->rates.unsteady;
-    if (time_map_host(&m->tmap, p->sleep_t0, steady, &a) == TM_OK &&
-        time_map_host(&m->tmap, p->sleep_t1, steady, &b) == TM_OK)
-        return b.host - a.host;
-    struct clock_fit f;
-    clock_model_fit(&m->clock, &f);
-    return clock_model_host_duration(&f, p->sleep_took);
+    if (is_host || !p->count) {
+        /* nothing to see */
+    } else if (time_map_host(&m->tmap, p->sleep_t0, steady, &a) == TM_OK &&
+               time_map_host(&m->tmap, p->sleep_t1, steady, &b) == TM_OK) {
+        d = b.host - a.host;
+        e = a.err + b.err;
+    } else {
+        struct clock_fit f;
+        clock_model_fit(&m->clock, &f);
+        d = clock_model_host_duration(&f, p->sleep_took);
+        e = d * f.drift_err_ppm * 1e-6;
+    }
+    if (err)
+        *err = e;
+    return d;
 }
 
 void view_billed_split(const struct source_model *m, struct billed_split *b)
@@ -441,8 +455,8 @@ static void rate_cell(const struct source_model *m, char *raw, size_t rn,
     if (r->unsteady) {
         char lo[16], hi[16];
         view_factor_text(r->lo, lo, sizeof(lo), utf8);
-        view_factor_text(r->hi, hi, sizeof(hi), utf8);
-        snprintf(detail, dn, "varies %s-%s", lo, hi);
+        view_factor_text(r->hi, hi, sizeof(hi), false);
+        snprintf(detail, dn, "varies %s-%s", lo, hi + 1); /* "×53-858" */
     } else {
         snprintf(detail, dn, "%s%.2g%%", utf8 ? "\u00b1" : "+-",
                  r->recent.err / fabs(v) * 100);
@@ -484,8 +498,13 @@ void view_time_cell(const struct source_model *m, bool is_host, int row,
     case TR_SLEEP:
         if (m->probe.count) {
             snprintf(raw, sizeof(raw), "%.2fms", m->probe.sleep_took * 1e3);
-            double host = view_probe_host_saw(m, is_host);
-            if (isfinite(host))
+            double err, host = view_probe_host_saw(m, is_host, &err);
+            double ms = (host + err) * 1e3;
+            /* too short to time on a clock that varies: its bound */
+            if (isfinite(host) && err > host / 2)
+                snprintf(detail, dn, "host saw %s%.*fms",
+                         utf8 ? "\u2264" : "<=", ms < 10 ? 2 : 0, ms);
+            else if (isfinite(host))
                 snprintf(detail, dn, "host saw %.2fms", host * 1e3);
         }
         break;
@@ -507,9 +526,12 @@ double view_time_ratio(const struct source_model *guest,
 {
     if (row != TR_SLEEP || !guest->probe.count || !host->probe.count)
         return NAN;
-    /* what the guest's sleep really took against the host's own */
-    return ratio_oriented(view_probe_host_saw(guest, false),
-                          host->probe.sleep_took, RO_HIGHER_WORSE);
+    /* what the guest's sleep really took against the host's own, when
+     * the host could time it */
+    double err, saw = view_probe_host_saw(guest, false, &err);
+    if (!(err <= saw / 2))
+        return NAN;
+    return ratio_oriented(saw, host->probe.sleep_took, RO_HIGHER_WORSE);
 }
 
 void view_column_ratio_text(const struct source_model *m, double r, char *buf,

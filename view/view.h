@@ -88,8 +88,11 @@ void view_time_cell(const struct source_model *m, bool is_host, int row,
 
 /* How long the probe's sleep on m really took, by the host's clock: its
  * stamps mapped through m's time map, else through the clock fit; NaN for
- * this host (is_host) or when neither can tell. */
-double view_probe_host_saw(const struct source_model *m, bool is_host);
+ * this host (is_host) or when neither can tell. *err (may be NULL) gets
+ * its uncertainty: on a clock whose rate varies, up to the fetches around
+ * the stamps, far more than a 10 ms sleep (the row then shows the bound). */
+double view_probe_host_saw(const struct source_model *m, bool is_host,
+                           double *err);
 
 /* Where the probe's CPU-bound spin's wall time went, as shares of it:
  * ran (billed to it), waited for a CPU (the run queue: other load on that
