@@ -54,6 +54,9 @@ guest_rel=$(screen | grep -oE 'parallax-guest [^ ]+' | head -1 | cut -d' ' -f2)
 [ "$guest_rel" != "$host_rel" ] || fail "guest reports the host's kernel"
 echo "ok: guest column: kernel $guest_rel (host $host_rel), 1 cpu"
 
+# a finished workload cell: the figure, any marks (shared, noisy, ...),
+# the median's interval and the unit
+cell='[0-9.]+[kM]? ([^ ]+ )*[0-9.]+[kM]?\.\.[0-9.]+[kM]? [^ ]+'
 # run_workload NAME DOWNS: select it (DOWNS rows below the first), start it,
 # wait for both sides' statistics, and check the ratio is above 1
 run_workload() {
@@ -62,7 +65,7 @@ run_workload() {
     for ((i = 0; i < downs; i++)); do tm send-keys -t t Down; done
     tm send-keys -t t Space
     wait_for 10 has "^> $name " || { screen; fail "$name did not start"; }
-    wait_for 60 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^  $name +[0-9.]+[kM]? ±[^ ]+ [^ ]+ +[0-9.]+[kM]? ±[^ ]+ [^ ]+ +[0-9.]+\$'" ||
+    wait_for 60 bash -c "tmux -L $sock capture-pane -p -J -t t | grep -qE '^  $name +$cell +$cell +[0-9.]+\$'" ||
         { screen; fail "$name gave no figures on both sides"; }
     r=$(ratio "$name")
     # sanitized builds slow the host's side (a fork copies ASan's shadow
