@@ -179,7 +179,10 @@ static int read_workloads(const json_t *root, const json_t *src,
             !get_num(med, &bw->median) || !get_num(ci, &bw->ci95) ||
             !get_num(json_object_get(w, "min"), &bw->min) ||
             !get_num(json_object_get(w, "max"), &bw->max) ||
-            !get_num(json_object_get(w, "mean"), &bw->mean))
+            !get_num(json_object_get(w, "mean"), &bw->mean) ||
+            !get_num(json_object_get(w, "median_lo"), &bw->med_lo) ||
+            !get_num(json_object_get(w, "median_hi"), &bw->med_hi) ||
+            !get_num(json_object_get(w, "median_cover"), &bw->med_cover))
             return fail(err, errlen, path, "damaged report: workload %s", name);
         snprintf(bw->name, sizeof(bw->name), "%s", name);
         snprintf(bw->unit, sizeof(bw->unit), "%s", unit_of(root, name));

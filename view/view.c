@@ -247,6 +247,13 @@ static int flag_text(const struct job_cell *c, int flags, char *buf, size_t n,
         if ((flags & words[i].flag) && used < (int)n)
             used +=
                 snprintf(buf + used, n - (size_t)used, "%s ", words[i].word);
+    /* where it ran, unless anywhere the scheduler chose */
+    static const char *const place[] = {"", "same ", "split "};
+    if (c->placement > 0 && c->placement <= 2 && used < (int)n)
+        used +=
+            snprintf(buf + used, n - (size_t)used, "%s", place[c->placement]);
+    if (c->cpu >= 0 && used < (int)n)
+        used += snprintf(buf + used, n - (size_t)used, "@cpu%d ", c->cpu);
     return used;
 }
 
