@@ -103,11 +103,39 @@ static double grid_after(const struct sampler *s, double t, double iv)
     return epoch + (floor((t - epoch) / iv) + 1) * iv;
 }
 
+/* Moves what `old`, a sample nobody took, carried that must not be lost
+ * (store results: a start whose outcome never arrives is a run that never
+ * ends; clock ticks) in front of smp's own. */
+static void carry_over(const struct sample *old, struct sample *smp)
+{
+    int ns = old->nstores + smp->nstores > SAMPLE_MAX_STORES
+                 ? SAMPLE_MAX_STORES - smp->nstores
+                 : old->nstores;
+    memmove(smp->store + ns, smp->store, sizeof(smp->store[0]) * smp->nstores);
+    memcpy(smp->store, old->store + old->nstores - ns,
+           sizeof(smp->store[0]) * (size_t)ns);
+    smp->nstores += ns;
+    /* the old ticks, then the old fetch itself, before smp's ticks */
+    struct clock_tick t[SAMPLE_MAX_TICKS + 1];
+    int k = old->nticks;
+    memcpy(t, old->tick, sizeof(t[0]) * (size_t)k);
+    if (old->ok && isfinite(old->t_source))
+        t[k++] =
+            (struct clock_tick){old->t_before, old->t_after, old->t_source};
+    int nt =
+        k + smp->nticks > SAMPLE_MAX_TICKS ? SAMPLE_MAX_TICKS - smp->nticks : k;
+    memmove(smp->tick + nt, smp->tick, sizeof(smp->tick[0]) * smp->nticks);
+    memcpy(smp->tick, t + k - nt, sizeof(smp->tick[0]) * (size_t)nt);
+    smp->nticks += nt;
+}
+
 /* Makes smp the newest sample; returns the buffer to fill next. */
 static struct sample *publish(struct sampler *s, struct sample *smp)
 {
     pthread_mutex_lock(&s->lock);
     struct sample *old = s->slot;
+    if (s->fresh) /* replaced before the main loop took it */
+        carry_over(old, smp);
     s->slot = smp;
     s->fresh = true;
     pthread_mutex_unlock(&s->lock);

@@ -248,9 +248,15 @@ static void timing_row(struct rtable *t, const struct session *s,
     rtable_add(t, "%s", c->overlap ? "shared" : "alone");
     report_placement(c, buf, sizeof(buf));
     rtable_add(t, "%s", buf);
-    marks_text(j, src, w, VJ_DIVERGENT | VJ_UNBRACKETED | VJ_REPORTED, buf,
-               sizeof(buf));
-    rtable_add(t, "%s", buf);
+    marks_text(j, src, w, VJ_UNBRACKETED | VJ_REPORTED, buf, sizeof(buf));
+    double f = jobs_divergence(c);
+    char said[32] = "clock differs"; /* an overshoot below zero: no factor */
+    if (f > 0)
+        snprintf(said, sizeof(said), "said x%.3g", f); /* its figure / real */
+    if (view_job_flags(j, src, w) & VJ_DIVERGENT)
+        rtable_add(t, "%s%s%s", said, buf[0] ? ", " : "", buf);
+    else
+        rtable_add(t, "%s", buf);
 }
 
 /* How each finished run was timed: the source's own figure and its
@@ -265,8 +271,9 @@ static void print_timing(FILE *f, const struct session *s, const struct jobs *j)
             "stamps mapped through the fetches around them); real s: "
             "the repeats' real length; ran: alone, or shared with runs on "
             "other sources (they compete for CPUs they share); where: any "
-            "CPU, same, split, @cpuN pinned; clock differs: beyond its "
-            "error, so the source's own figures do not hold");
+            "CPU, same, split, @cpuN pinned; said xF: its clock differs "
+            "beyond that error, so its own figures do not hold: its median "
+            "is F times the real one");
     struct rtable *t = rtable_new("llrrrlll");
     const char *head[] = {"workload", "source", "said",  "clock",
                           "real s",   "ran",    "where", "note"};

@@ -105,8 +105,10 @@ PMCD_AGENT_DOMAIN=497
 
 # pmcd_start_agent DIR PORT [ACCESS]: pmcd_start in DIR/pmcd with
 # pmdaparallax (from $PARALLAX_BUILD) as a pipe agent under
-# PMCD_AGENT_DOMAIN, its namespace (DIR/root) and help (DIR/help) built as
-# Install builds them, its log DIR/agent.log; waits until it answers.
+# PMCD_AGENT_DOMAIN, its namespace (DIR/root) and help (DIR/help) built
+# as Install builds them (from PMCD_AGENT_PMNS and PMCD_AGENT_HELP when
+# set: an older agent's, else pmda/pmns and pmda/help), its log
+# DIR/agent.log; waits until it answers.
 pmcd_start_agent() {
     local dir=$1 port=$2 access=${3:-} dom=$PMCD_AGENT_DOMAIN binadm var src
     binadm=$(. /etc/pcp.conf && echo "$PCP_BINADM_DIR")
@@ -115,9 +117,9 @@ pmcd_start_agent() {
     mkdir -p "$dir"
     chmod 755 "$dir" # the agent runs as pcp and reads its help here
     cp "$var/pmns/root" "$dir/root"
-    sed "s/PARALLAX:/$dom:/" "$src/pmns" >"$dir/parallax"
+    sed "s/PARALLAX:/$dom:/" "${PMCD_AGENT_PMNS:-$src/pmns}" >"$dir/parallax"
     (cd "$dir" && "$binadm/pmnsadd" -n root parallax >/dev/null) || return 1
-    sed "s/^@ PARALLAX\./@ $dom./" "$src/help" |
+    sed "s/^@ PARALLAX\./@ $dom./" "${PMCD_AGENT_HELP:-$src/help}" |
         "$binadm/newhelp" -n "$dir/root" -o "$dir/help" || return 1
     local line="parallax	$dom	pipe	binary	$PARALLAX_BUILD/pmdaparallax -d $dom -h $dir/help -l $dir/agent.log -P 0"
     PMNS_DEFAULT=$dir/root pmcd_start "$dir/pmcd" "$port" "$line" "$access" &&
