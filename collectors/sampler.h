@@ -45,7 +45,8 @@ const struct sample *sampler_take(struct sampler *s);
 unsigned sampler_store(struct sampler *s, const char *name, const char *value);
 
 /* While on, the thread stamps the source's clock every SAMPLER_TICK_S
- * between its samples (a one-metric fetch, where the backend can), so a
+ * between its samples (jobs.c: while a guest whose clock's rate varies
+ * runs a workload) (a one-metric fetch, where the backend can), so a
  * guest run's start and end are bracketed closely on the host's clock,
  * and fetches at once when the source's live runs change in number (a
  * run ended). The ticks come with the next sample. */

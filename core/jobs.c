@@ -155,6 +155,15 @@ static const struct pmda_job *guest_job(const struct jobs *j,
     return NULL;
 }
 
+/* Whether a guest's runs need its clock ticked between samples: where
+ * its rate varies (or is not known yet) the samples alone bracket a stamp
+ * too loosely; a steady clock is placed precisely between them, and its
+ * guest is spared the fetches. */
+static bool wants_ticks(const struct source_model *m)
+{
+    return m->rates.unsteady || !m->rates.recent.ok;
+}
+
 /* Asks a guest's pmdaparallax to start w; false when it cannot. */
 static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
 {
@@ -165,7 +174,9 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
     char cmd[256];
     snprintf(cmd, sizeof(cmd), "%s --repeats=%d --duration=%g --warmup=%g",
              j->wl[w]->name, j->opts.repeats, j->opts.duration, j->opts.warmup);
-    session_watch(s, src, true); /* its clock ticks from the start on */
+    bool ticks = wants_ticks(m);
+    if (ticks) /* its clock ticks from the start on */
+        session_watch(s, src, true);
     unsigned id = session_store(s, src, "parallax.control.start", cmd);
     if (!id)
         return false;
@@ -175,6 +186,7 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
     c->repeats = j->opts.repeats;
     c->store_id = id;
     c->runs_base = pj ? pj->runs : 0;
+    c->ticks = ticks;
     return true;
 }
 
@@ -536,8 +548,8 @@ bool jobs_update(struct jobs *j, const struct session *s)
         bool on = false;
         for (int w = 0; j->cells[src] && w < j->nwl && !on; w++) {
             const struct job_cell *c = &j->cells[src][w];
-            on = c->state == JOB_RUNNING || c->state == JOB_STOPPING ||
-                 c->mapping;
+            on = c->ticks && (c->state == JOB_RUNNING ||
+                              c->state == JOB_STOPPING || c->mapping);
         }
         session_watch(s, src, on);
     }

@@ -56,6 +56,8 @@ struct job_cell {
                               false: the source's word only (an agent
                               without repeat logs, a stamp lost) */
     bool mapping;          /* a stamp waits for the fetch after it */
+    bool ticks;            /* its source's clock is ticked while it runs
+                              (decided at the start: a clock that varies) */
     struct wl_stats said;  /* the same repeats by the source's own clock */
     double rate, rate_err; /* the source's seconds per real second over the
                               measured repeats (1 on this host); NaN */
