@@ -62,8 +62,11 @@ static int take_log(struct job_stamps *st, const char *log)
 void job_time_fold(struct job_cell *c, const struct workload *w,
                    const struct source_model *m, const char *log)
 {
-    if (!c->stamps && !(c->stamps = malloc(sizeof(*c->stamps))))
-        return;
+    if (!c->stamps) {
+        if (!(c->stamps = malloc(sizeof(*c->stamps))))
+            return;
+        c->stamps->n = 0;
+    }
     struct job_stamps *st = c->stamps;
     int n = take_log(st, log);
     double said[JOBS_MAX_REPEATS + 1], real[JOBS_MAX_REPEATS + 1];

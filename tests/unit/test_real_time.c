@@ -179,6 +179,7 @@ static void test_fold_waits_and_loses(void **state)
     assert_float_equal(c.rate, 1, 1e-6);
     assert_false(jobs_divergent(&c));
     /* a run older than every fetch kept is the source's word only */
+    free(c.stamps);
     blank_cell(&c);
     log_of(log, sizeof(log), S0 - 100, 3, fig);
     job_time_fold(&c, w, &m, log);
