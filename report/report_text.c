@@ -160,21 +160,7 @@ static void add_ratio_interval(struct rtable *t, bool ok, double lo, double hi)
 static void marks_text(const struct jobs *j, int src, int w, int mask,
                        char *buf, size_t n)
 {
-    static const struct {
-        int flag;
-        const char *word;
-    } words[] = {{VJ_DIVERGENT, "clock differs"},
-                 {VJ_UNBRACKETED, "outside the host's bracket"},
-                 {VJ_PARTIAL, "partial"},
-                 {VJ_REPORTED, "reported only"},
-                 {VJ_NOISY, "noisy"}};
-    int flags = view_job_flags(j, src, w) & mask;
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-        if ((flags & words[i].flag) && used < n)
-            used += (size_t)snprintf(buf + used, n - used, "%s%s",
-                                     used ? ", " : "", words[i].word);
+    view_job_marks(view_job_flags(j, src, w) & mask, true, buf, n);
 }
 
 static void workload_row(struct rtable *t, const struct session *s,

@@ -137,3 +137,22 @@ pmcd_two_agents() {
     pmcd_start_agent "$1" "$p1" || fail "pmcd with agent on $p1"
     pmcd_start_agent "$2" "$p2" "${3:-}" || fail "pmcd with agent on $p2"
 }
+
+# state_poller PORT WORKLOAD: prints "SECONDS STATE" by this host's clock
+# each time the agent on PORT shows WORKLOAD in another state, until
+# killed: a guest run timed on the host's clock without parallax.
+state_poller() {
+    local port=$1 wl=$2 last= st now
+    while :; do
+        st=$(pminfo -h "localhost:$port" -f parallax.workload.state 2>/dev/null |
+            sed -n "s/.*\"$wl\"\] value \"\(.*\)\"/\1/p")
+        now=$(date +%s.%N)
+        [ -n "$st" ] && [ "$st" != "$last" ] && echo "$now $st" && last=$st
+    done
+}
+
+# poller_span FILE: the seconds from the first "running" to the "done"
+# after it in a state_poller's output; nothing when there is none.
+poller_span() {
+    awk '$2 == "running" { r = $1 } $2 == "done" && r { print $1 - r; exit }' "$1"
+}

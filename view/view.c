@@ -218,6 +218,34 @@ int view_job_flags(const struct jobs *j, int src, int w)
     return f;
 }
 
+/* The words of the VJ_ flags, most telling first: the screen's, and the
+ * reports' (with room to say more). */
+static const struct {
+    int flag;
+    const char *word, *words;
+} flag_words[] = {
+    {VJ_DIVERGENT, "differs", "clock differs"},
+    {VJ_UNBRACKETED, "unsure", "outside the host's bracket"},
+    {VJ_PARTIAL, "partial", "partial"},
+    {VJ_REPORTED, "reported", "reported only"},
+    {VJ_NOISY, "noisy", "noisy"},
+    {VJ_OVERLAP, "shared", "shared"},
+};
+
+int view_job_marks(int flags, bool report, char *buf, size_t n)
+{
+    size_t used = 0;
+    if (n)
+        buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(flag_words) / sizeof(flag_words[0]); i++)
+        if ((flags & flag_words[i].flag) && used < n)
+            used += (size_t)snprintf(
+                buf + used, n - used, report ? "%s%s" : "%.0s%s ",
+                report && used ? ", " : "",
+                report ? flag_words[i].words : flag_words[i].word);
+    return (int)(used < n ? used : n);
+}
+
 /* The marks of a finished cell, most telling first: "said×2.75 partial
  * noisy shared ". */
 static int flag_text(const struct job_cell *c, int flags, char *buf, size_t n,
@@ -235,18 +263,9 @@ static int flag_text(const struct job_cell *c, int flags, char *buf, size_t n,
         used += snprintf(buf + used, n - (size_t)used, "said%s%s ",
                          f > 0 ? "" : " ", d);
     }
-    static const struct {
-        int flag;
-        const char *word;
-    } words[] = {{VJ_UNBRACKETED, "unsure"},
-                 {VJ_PARTIAL, "partial"},
-                 {VJ_REPORTED, "reported"},
-                 {VJ_NOISY, "noisy"},
-                 {VJ_OVERLAP, "shared"}};
-    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-        if ((flags & words[i].flag) && used < (int)n)
-            used +=
-                snprintf(buf + used, n - (size_t)used, "%s ", words[i].word);
+    if (used < (int)n)
+        used += view_job_marks(flags & ~VJ_DIVERGENT, false, buf + used,
+                               n - (size_t)used);
     /* where it ran, unless anywhere the scheduler chose */
     static const char *const place[] = {"", "same ", "split "};
     if (c->placement > 0 && c->placement <= 2 && used < (int)n)

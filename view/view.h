@@ -135,6 +135,11 @@ enum view_job_flag {
 /* The VJ_ flags of workload w on src; 0 while it runs or never ran. */
 int view_job_flags(const struct jobs *j, int src, int w);
 
+/* The words of `flags` into buf: the screen's ("unsure partial noisy ",
+ * each followed by a space) or, with `report`, the reports' ("outside the
+ * host's bracket, partial, noisy"). Returns the length written. */
+int view_job_marks(int flags, bool report, char *buf, size_t n);
+
 /* The guest/host ratio of workload w, > 1 when worse in the guest (slower
  * or less throughput); NaN when either side has no figure. */
 double view_job_ratio(const struct jobs *j, int guest, int w);

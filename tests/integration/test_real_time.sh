@@ -32,18 +32,8 @@ pmstore -h "localhost:$port" parallax.control.probe 1 >/dev/null ||
 probed() { pminfo -h "localhost:$port" -f parallax.clock.probes | grep -q 'value [1-9]'; }
 wait_for 10 probed || fail "the guest's probe did not finish"
 
-# the host's own timing of the guest's dhry: a line "SECONDS STATE" each
-# time the state it shows changes, by this host's clock
-(
-    last=
-    while :; do
-        st=$(pminfo -h "localhost:$port" -f parallax.workload.state 2>/dev/null |
-            sed -n 's/.*"dhry"\] value "\(.*\)"/\1/p')
-        now=$(date +%s.%N)
-        [ -n "$st" ] && [ "$st" != "$last" ] && echo "$now $st" && last=$st
-        sleep 0.02
-    done
-) >"$work/states" &
+# the host's own timing of the guest's dhry
+state_poller "$port" dhry >"$work/states" &
 poller=$!
 
 "$bin" --batch syscall-null,dhry -r 3 -t 0.25 --overlap -h "slow=localhost:$port" \
@@ -113,8 +103,7 @@ echo "ok: the text report's TIMING and clock rate rows"
 
 # the host's own timing of the run, independent of parallax
 cat "$work/states"
-span=$(awk '$2 == "running" { r = $1 } $2 == "done" && r { print $1 - r; exit }' \
-    "$work/states")
+span=$(poller_span "$work/states")
 real=$(python3 -c 'import json,sys
 print(json.load(open(sys.argv[1]))["sources"][1]["workloads"]["dhry"]["real_s"])' \
     "$work/r.json")

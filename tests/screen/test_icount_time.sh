@@ -11,6 +11,7 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
+. "$here/pmcd.sh"
 use_build
 [ -s "$PARALLAX_BUILD/guest/initramfs.cpio.gz" ] ||
     fail "no guest image in $PARALLAX_BUILD/guest; run make guest"
@@ -44,15 +45,7 @@ echo "ok: $(screen | grep -E '^clock rate 10s' | sed 's/  */ /g')"
 
 # this script's own timing of the guest's sleep run, by the host's clock;
 # the host sits the run out: '0', then sleep (the 24th workload), Space
-(
-    last=
-    while :; do
-        st=$(pminfo -h "localhost:$port" -f parallax.workload.state 2>/dev/null |
-            sed -n 's/.*"sleep"\] value "\(.*\)"/\1/p')
-        now=$(date +%s.%N)
-        [ -n "$st" ] && [ "$st" != "$last" ] && echo "$now $st" && last=$st
-    done
-) >"$work/states" &
+state_poller "$port" sleep >"$work/states" &
 poller=$!
 tm send-keys -t t 0
 wait_for 5 has 'host takes no part in workloads' || { screen; fail "0 key"; }
@@ -73,8 +66,7 @@ tm send-keys -t t s
 wait_for 10 bash -c "ls $work/reports/*.json >/dev/null 2>&1" ||
     { screen; fail "no snapshot"; }
 cat "$work/states"
-span=$(awk '$2 == "running" { r = $1 } $2 == "done" && r { print $1 - r; exit }' \
-    "$work/states")
+span=$(poller_span "$work/states")
 [ -n "$span" ] || fail "the poller never saw sleep run and end"
 python3 - "$work"/reports/*.json "$span" <<'PY' || fail "JSON: the run's real length"
 import json, sys
