@@ -156,6 +156,13 @@ static void add_ratio_interval(struct rtable *t, bool ok, double lo, double hi)
     rtable_add(t, "%s..%s", a + strspn(a, " "), b + strspn(b, " "));
 }
 
+/* A table's header row. */
+static void add_heads(struct rtable *t, const char *const *head, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        rtable_add(t, "%s", head[i]);
+}
+
 /* The cell's marks in words, those of `mask` only. */
 static void marks_text(const struct jobs *j, int src, int w, int mask,
                        char *buf, size_t n)
@@ -199,8 +206,7 @@ static void print_workloads(FILE *f, const struct session *s,
     struct rtable *t = rtable_new("lllrrrrrl");
     const char *head[] = {"workload", "unit",     "source", "state", "n",
                           "median",   "interval", "x host", "note"};
-    for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-        rtable_add(t, "%s", head[i]);
+    add_heads(t, head, sizeof(head) / sizeof(head[0]));
     int rows = 0;
     for (int w = 0; w < j->nwl; w++) {
         if (!report_wl_ran(j, s->nsrc, w))
@@ -263,8 +269,7 @@ static void print_timing(FILE *f, const struct session *s, const struct jobs *j)
     struct rtable *t = rtable_new("llrrrlll");
     const char *head[] = {"workload", "source", "said",  "clock",
                           "real s",   "ran",    "where", "note"};
-    for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-        rtable_add(t, "%s", head[i]);
+    add_heads(t, head, sizeof(head) / sizeof(head[0]));
     int rows = 0;
     for (int w = 0; w < j->nwl; w++)
         for (int src = 0; src < s->nsrc; src++)
