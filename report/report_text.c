@@ -156,6 +156,16 @@ static void add_ratio_interval(struct rtable *t, bool ok, double lo, double hi)
     rtable_add(t, "%s..%s", a + strspn(a, " "), b + strspn(b, " "));
 }
 
+/* Prints t, or `none` when it has no rows below its header; frees it. */
+static void print_or_say(FILE *f, struct rtable *t, int rows, const char *none)
+{
+    if (rows)
+        rtable_print(f, t);
+    else
+        fprintf(f, "%s\n", none);
+    rtable_free(t);
+}
+
 /* A table's header row. */
 static void add_heads(struct rtable *t, const char *const *head, size_t n)
 {
@@ -215,11 +225,7 @@ static void print_workloads(FILE *f, const struct session *s,
             workload_row(t, s, j, src, w);
         rows++;
     }
-    if (rows)
-        rtable_print(f, t);
-    else
-        fprintf(f, "(no workload ran)\n");
-    rtable_free(t);
+    print_or_say(f, t, rows, "(no workload ran)");
 }
 
 static void timing_row(struct rtable *t, const struct session *s,
@@ -278,11 +284,7 @@ static void print_timing(FILE *f, const struct session *s, const struct jobs *j)
                 timing_row(t, s, j, src, w);
                 rows++;
             }
-    if (rows)
-        rtable_print(f, t);
-    else
-        fprintf(f, "(no run finished a repeat)\n");
-    rtable_free(t);
+    print_or_say(f, t, rows, "(no run finished a repeat)");
 }
 
 /* "l" then "r" for each guest: the index table's alignment. */
