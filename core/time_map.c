@@ -56,6 +56,24 @@ void time_map_add(struct time_map *m, double before, double after,
     m->count++;
 }
 
+/* The quickest fetch (least round trip) from position `from` stepping by
+ * `dir` while its midpoint is on this side of `limit`; `dflt` when none
+ * is quicker. */
+static const struct time_point *quickest(const struct time_map *m, int from,
+                                         int dir, double limit,
+                                         const struct time_point *dflt)
+{
+    const struct time_point *best = dflt;
+    for (int i = from; i >= 0 && i < m->count; i += dir) {
+        const struct time_point *c = at(m, i);
+        if (dir < 0 ? mid(c) < limit : mid(c) > limit)
+            break;
+        if (c->after - c->before < best->after - best->before)
+            best = c;
+    }
+    return best;
+}
+
 enum time_map_rc time_map_host(const struct time_map *m, double source,
                                bool steady, struct time_at *a)
 {
@@ -69,13 +87,17 @@ enum time_map_rc time_map_host(const struct time_map *m, double source,
         k--;
     const struct time_point *q = at(m, k);
     const struct time_point *p = k > 0 ? at(m, k - 1) : q;
-    double ds = q->source - p->source;
-    double f = ds > 0 ? (source - p->source) / ds : 1;
-    a->host = mid(p) + f * (mid(q) - mid(p));
-    a->lo = p->before;
+    a->lo = p->before; /* the hard bracket: the pair around it */
     a->hi = q->after;
     if (source == q->source) /* a fetch's own stamp: inside its request */
         a->lo = q->before;
+    if (steady) { /* any two fetches place it: take the quickest near it */
+        p = quickest(m, k - 1, -1, mid(q) - TIME_MAP_ANCHOR, p);
+        q = quickest(m, k, 1, mid(q) + TIME_MAP_ANCHOR, q);
+    }
+    double ds = q->source - p->source;
+    double f = ds > 0 ? (source - p->source) / ds : 1;
+    a->host = mid(p) + f * (mid(q) - mid(p));
     double e = fmax(half_rtt(p), half_rtt(q)) + STAMP_RES;
     double bound = fmax(a->host - a->lo, a->hi - a->host);
     a->err = steady ? fmin(e, bound) : bound;

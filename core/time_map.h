@@ -18,9 +18,11 @@
 #define TIME_MAP_RECENT  10.0  /* s of host time the recent rate covers */
 #define TIME_MAP_SEGMENT 2.0   /* s: the shortest span a seen rate covers */
 #define TIME_MAP_RANGE   120.0 /* s: the rates seen over this long */
-#define TIME_MAP_TOL                                                           \
-    1e-3 /* rates this far apart (relative) beyond                             \
-            their errors: the rate varies */
+/* rates this far apart (relative) beyond their errors: the rate varies */
+#define TIME_MAP_TOL 1e-3
+/* s: a steady clock's stamp is placed between the quickest fetches this
+ * near on either side */
+#define TIME_MAP_ANCHOR 10.0
 
 struct time_point {
     double before, after; /* host CLOCK_MONOTONIC around the fetch, s */
@@ -75,9 +77,11 @@ void time_map_add(struct time_map *m, double before, double after,
                   double source);
 
 /* Maps source stamp `source` onto the host's monotonic clock; `steady`
- * says whether the clock's rate may be taken as constant between two
- * fetches (time_rates.unsteady false), which narrows err to the round
- * trips. */
+ * says whether the clock's rate may be taken as constant (time_rates.
+ * unsteady false): then the stamp is placed between the quickest fetches
+ * within TIME_MAP_ANCHOR s on either side (a slow fetch next to it does
+ * not blur it) and err narrows to their round trips; else between the
+ * two fetches around it, err up to them. */
 enum time_map_rc time_map_host(const struct time_map *m, double source,
                                bool steady, struct time_at *at);
 

@@ -59,6 +59,28 @@ static void test_steady_stamp(void **state)
     assert_int_equal(time_map_host(&m, NAN, true, &a), TM_LOST);
 }
 
+/* Slow fetches around a stamp do not blur it on a steady clock: the
+ * quickest fetches near it place it; on a clock that may vary, the pair
+ * around it does, and says so in its error. */
+static void test_quick_anchors(void **state)
+{
+    (void)state;
+    static struct time_map m;
+    time_map_init(&m);
+    for (int i = 0; i < 30; i++) { /* every fetch but each fifth is slow */
+        double t = i, rtt = i % 5 ? 0.3 : 1e-3;
+        time_map_add(&m, t - rtt / 2, t + rtt / 2, src_at(t, 1.01));
+    }
+    struct time_at a;
+    assert_int_equal(time_map_host(&m, src_at(12.5, 1.01), true, &a), TM_OK);
+    assert_float_equal(a.host, 12.5, 1e-6);
+    assert_true(a.err <= 1e-3);
+    assert_float_equal(a.lo, 12 - 0.15, 1e-9); /* still the pair around */
+    assert_float_equal(a.hi, 13 + 0.15, 1e-9);
+    assert_int_equal(time_map_host(&m, src_at(12.5, 1.01), false, &a), TM_OK);
+    assert_true(a.err >= 0.5);
+}
+
 static void test_refused_and_steps(void **state)
 {
     (void)state;
@@ -149,6 +171,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_steady_stamp),
+        cmocka_unit_test(test_quick_anchors),
         cmocka_unit_test(test_refused_and_steps),
         cmocka_unit_test(test_rates_steady),
         cmocka_unit_test(test_rates_unsteady),
