@@ -118,6 +118,20 @@ static struct time_rate rate_between(const struct time_map *m, int i, int j)
     return r;
 }
 
+/* The position of the quickest fetch among from..last whose midpoint is
+ * at most `until`; of equals, the one nearest `from` (which may be after
+ * last: then the search runs backwards). */
+static int quickest_at(const struct time_map *m, int from, double until,
+                       int last)
+{
+    int best = from, dir = last >= from ? 1 : -1;
+    for (int i = from; dir * (last - i) >= 0 && mid(at(m, i)) <= until;
+         i += dir)
+        if (half_rtt(at(m, i)) < half_rtt(at(m, best)))
+            best = i;
+    return best;
+}
+
 /* The oldest position whose midpoint is within `secs` of the newest's, or
  * the one before the newest when none is. */
 static int back(const struct time_map *m, double secs)
@@ -135,7 +149,12 @@ void time_map_rates(const struct time_map *m, struct time_rates *r)
     if (m->count < 2)
         return;
     int n = m->count - 1;
-    r->recent = rate_between(m, back(m, TIME_MAP_RECENT), n);
+    /* the last seconds, between the quickest fetches at either end: one
+     * slow fetch at an end would move it by its round trip */
+    int first = back(m, TIME_MAP_RECENT);
+    int qb = quickest_at(m, first, mid(at(m, first)) + TIME_MAP_SEGMENT / 2, n);
+    int qn = quickest_at(m, n, INFINITY, back(m, TIME_MAP_SEGMENT / 2));
+    r->recent = qb < qn ? rate_between(m, qb, qn) : rate_between(m, first, n);
     r->all = rate_between(m, 0, n);
     /* spans of at least TIME_MAP_SEGMENT s, newest first */
     double t0 = mid(at(m, n)), lo_top = INFINITY, hi_bottom = -INFINITY;

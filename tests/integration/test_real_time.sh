@@ -98,7 +98,7 @@ grep -qE '^dhry +slow +[0-9]+ +x0\.36[0-9]*\+-[0-9.e-]+ +[0-9.]+ +shared +any +s
 grep -qE '^runs: +4 shared with other sources' "$work/r.txt" ||
     fail "the runs line"
 grep -qE '^clock rate 10s +- +x0\.36[0-9] ' "$work/r.txt" ||
-    fail "the clock rate row"
+    fail "the clock rate row: $(grep -E '^clock rate' "$work/r.txt")"
 echo "ok: the text report's TIMING and clock rate rows"
 
 # the host's own timing of the run, independent of parallax
