@@ -11,16 +11,24 @@
 
 static const struct time_at unmapped = {.host = NAN, .lo = NAN, .hi = NAN};
 
+/* Empties st for a new run. */
+static void forget(struct job_stamps *st)
+{
+    st->n = 0;
+    st->run[0] = st->run[1] = NAN;
+    st->run_at[0] = st->run_at[1] = unmapped;
+}
+
 void job_time_reset(struct job_cell *c)
 {
     c->real = false;
     c->mapping = false;
     c->rate = c->rate_err = NAN;
-    c->real_s = c->said_s = NAN;
+    c->real_s = c->said_s = c->run_real_s = NAN;
     c->store_t[0] = c->store_t[1] = c->ran_t = c->done_t = NAN;
     c->bracket_ok = true;
     if (c->stamps)
-        c->stamps->n = 0;
+        forget(c->stamps);
 }
 
 /* Maps source stamp t into *at unless it is mapped; 1 mapped, 0 waiting
@@ -59,13 +67,33 @@ static int take_log(struct job_stamps *st, const char *log)
     return n;
 }
 
+/* The run's start and end on the host's clock: c->run_real_s. Returns
+ * how many stamps wait for a later fetch. */
+static int fold_run(struct job_cell *c, const struct source_model *m,
+                    const double run[2])
+{
+    struct job_stamps *st = c->stamps;
+    int waiting = 0;
+    for (int k = 0; k < 2; k++) {
+        if (run[k] != st->run[k]) { /* a new run, or its end */
+            st->run[k] = run[k];
+            st->run_at[k] = unmapped;
+        }
+        if (isfinite(run[k]))
+            waiting += map(m, run[k], &st->run_at[k]) == 0;
+    }
+    c->run_real_s = st->run_at[1].host - st->run_at[0].host;
+    return waiting;
+}
+
 void job_time_fold(struct job_cell *c, const struct workload *w,
-                   const struct source_model *m, const char *log)
+                   const struct source_model *m, const char *log,
+                   const double run[2])
 {
     if (!c->stamps) {
         if (!(c->stamps = malloc(sizeof(*c->stamps))))
             return;
-        c->stamps->n = 0;
+        forget(c->stamps);
     }
     struct job_stamps *st = c->stamps;
     int n = take_log(st, log);
@@ -99,6 +127,7 @@ void job_time_fold(struct job_cell *c, const struct workload *w,
         k++;
     }
     stats_compute(said, k, &c->said);
+    waiting += fold_run(c, m, run);
     c->mapping = waiting > 0;
     bool all = k > 0 && waiting == 0 && lost == 0;
     for (int i = 0; all && i < k; i++)

@@ -15,9 +15,12 @@ void job_time_reset(struct job_cell *c);
 /* Folds the repeat log `log` (workloads/repeat_log.h) of w's run on the
  * source m into c: maps what stamps it can, then sets c->said over the
  * logged figures and c->stats in real time when every finished repeat is
- * mapped (else the source's word: c->real false). */
+ * mapped (else the source's word: c->real false). run[0] and run[1] are
+ * the run's start and end by the source's clock (NaN: not known yet),
+ * which give c->run_real_s. */
 void job_time_fold(struct job_cell *c, const struct workload *w,
-                   const struct source_model *m, const char *log);
+                   const struct source_model *m, const char *log,
+                   const double run[2]);
 
 /* Checks c's mapped repeats against the host's bracket of the run (from
  * the start store to the fetch that showed it ended): sets c->bracket_ok. */

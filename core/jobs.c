@@ -48,6 +48,7 @@ static const struct job_cell blank = {
     .rate_err = NAN,
     .real_s = NAN,
     .said_s = NAN,
+    .run_real_s = NAN,
     .store_t = {NAN, NAN},
     .ran_t = NAN,
     .done_t = NAN,
@@ -60,8 +61,7 @@ static void reset_cell(struct job_cell *c)
     struct job_stamps *keep = c->stamps;
     *c = blank;
     c->stamps = keep;
-    if (keep)
-        keep->n = 0;
+    job_time_reset(c);
 }
 
 void jobs_init(struct jobs *j)
@@ -418,7 +418,8 @@ static void fold_guest_times(const struct jobs *j, const struct source_model *m,
     const struct time_rate *recent = &m->rates.recent;
     c->live = recent->ok ? wl_real_figure(j->wl[w], pj->figure, recent->rate)
                          : pj->figure;
-    job_time_fold(c, j->wl[w], m, model_pool_text(m, pj->log_at));
+    double run[2] = {pj->run_start, pj->run_end};
+    job_time_fold(c, j->wl[w], m, model_pool_text(m, pj->log_at), run);
     if (c->state != JOB_RUNNING && c->state != JOB_STOPPING)
         job_time_check(c);
 }
@@ -543,13 +544,16 @@ bool jobs_update(struct jobs *j, const struct session *s)
             }
         }
     }
-    /* a guest's clock is ticked while its runs want timing */
+    /* a guest's clock is ticked while its runs want timing: from the
+     * start where it varies, from the moment it is seen to vary else */
     for (int src = 1; src < s->nsrc; src++) {
-        bool on = false;
-        for (int w = 0; j->cells[src] && w < j->nwl && !on; w++) {
-            const struct job_cell *c = &j->cells[src][w];
-            on = c->ticks && (c->state == JOB_RUNNING ||
-                              c->state == JOB_STOPPING || c->mapping);
+        bool on = false, varies = wants_ticks(&s->model[src]);
+        for (int w = 0; j->cells[src] && w < j->nwl; w++) {
+            struct job_cell *c = &j->cells[src][w];
+            bool live = c->state == JOB_RUNNING || c->state == JOB_STOPPING ||
+                        c->mapping;
+            c->ticks |= live && varies;
+            on |= live && c->ticks;
         }
         session_watch(s, src, on);
     }

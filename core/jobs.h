@@ -34,6 +34,8 @@ struct job_stamps {
     int n; /* log lines kept */
     struct repeat_entry rep[JOBS_MAX_REPEATS + 1];
     struct time_at start[JOBS_MAX_REPEATS + 1], end[JOBS_MAX_REPEATS + 1];
+    double run[2];            /* the run's start and end by the source */
+    struct time_at run_at[2]; /* ... on the host's clock */
 };
 
 /* One workload on one source. */
@@ -63,6 +65,8 @@ struct job_cell {
                               measured repeats (1 on this host); NaN */
     double real_s, said_s; /* the measured repeats' length: real, and by
                               the source's clock */
+    double run_real_s;     /* the whole run (start to end, its set-up and
+                              the gaps between repeats too), real; NaN */
     /* The host's own view of the run, independent of any stamp: started
      * by the store made between store_t[0] and store_t[1] (host
      * monotonic), ended after the fetch begun at ran_t (the last that

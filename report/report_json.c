@@ -163,6 +163,7 @@ static void add_real_time(json_t *o, const struct session *s,
     json_object_set_new(o, "divergent", json_boolean(flags & VJ_DIVERGENT));
     json_object_set_new(o, "real_s", num(c->real_s));
     json_object_set_new(o, "said_s", num(c->said_s));
+    json_object_set_new(o, "run_real_s", num(c->run_real_s));
     bool bracket =
         isfinite(c->store_t[1]) && isfinite(c->ran_t) && isfinite(c->done_t);
     json_object_set_new(o, "host_bracket_s",

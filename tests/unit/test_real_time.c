@@ -125,7 +125,10 @@ static void test_fold_half_speed(void **state)
     const double fig[] = {100, 110, 90};
     /* three repeats of 1 s on its clock from host time 2: 2 s each */
     log_of(log, sizeof(log), S0 + 2 * 0.5, 3, fig);
-    job_time_fold(&c, w, &m, log);
+    /* the run: started at host time 1.5, ended at 8.5 */
+    double run[2] = {S0 + 1.5 * 0.5, S0 + 8.5 * 0.5};
+    job_time_fold(&c, w, &m, log, run);
+    assert_float_equal(c.run_real_s, 7, 1e-5);
     assert_true(c.real);
     assert_false(c.mapping);
     assert_int_equal(c.said.n, 3);
@@ -156,6 +159,7 @@ static void test_fold_half_speed(void **state)
 static void test_fold_waits_and_loses(void **state)
 {
     (void)state;
+    const double none[2] = {NAN, NAN};
     static struct source_model m;
     static struct job_cell c;
     const struct workload *w = workload_find("dhry");
@@ -165,7 +169,7 @@ static void test_fold_waits_and_loses(void **state)
     const double fig[] = {1e7, 1e7, 1e7};
     /* the third repeat ends at host time 6: after the newest fetch */
     log_of(log, sizeof(log), S0 + 3, 3, fig);
-    job_time_fold(&c, w, &m, log);
+    job_time_fold(&c, w, &m, log, none);
     assert_true(c.mapping);
     assert_false(c.real);
     assert_float_equal(c.stats.median, 1e7, 0); /* its word until then */
@@ -173,7 +177,7 @@ static void test_fold_waits_and_loses(void **state)
     /* the next fetches bracket it: real time, no divergence at rate 1 */
     for (double t = 5.25; t <= 7; t += 0.25)
         time_map_add(&m.tmap, t - 5e-4, t + 5e-4, S0 + t);
-    job_time_fold(&c, w, &m, log);
+    job_time_fold(&c, w, &m, log, none);
     assert_true(c.real);
     assert_false(c.mapping);
     assert_float_equal(c.rate, 1, 1e-6);
@@ -182,7 +186,7 @@ static void test_fold_waits_and_loses(void **state)
     free(c.stamps);
     blank_cell(&c);
     log_of(log, sizeof(log), S0 - 100, 3, fig);
-    job_time_fold(&c, w, &m, log);
+    job_time_fold(&c, w, &m, log, none);
     assert_false(c.real);
     assert_false(c.mapping);
     assert_float_equal(c.stats.median, 1e7, 0);
