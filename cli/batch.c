@@ -1,8 +1,10 @@
 /* See batch.h. The same session, jobs and report writers as the screen;
- * only the driver differs: workloads start one after another, and the
- * loop waits on the samplers' wake pipe with a short timeout so runs are
- * polled as they progress. A run that fails, or a source that cannot
- * take one, is noted in its cell and counted; the batch goes on. */
+ * only the driver differs: workloads start one after another, on one
+ * source after another unless --overlap (runs on the same CPUs disturb
+ * each other), and the loop waits on the samplers' wake pipe with a short
+ * timeout so runs are polled as they progress. A run that fails, or a
+ * source that cannot take one, is noted in its cell and counted; the
+ * batch goes on. */
 #include "cli/batch.h"
 #include "core/clock.h"
 
@@ -30,6 +32,7 @@
 #include "workloads/suites.h"
 
 #define FIRST_ANSWER_WAIT 15.0 /* s for every guest's first answer */
+#define SETTLE_FETCHES    5    /* fetches the last stamps may wait for */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -160,14 +163,17 @@ static void why_not_started(const struct session *s, int src, const char *err,
         snprintf(buf, n, "its start could not be queued");
 }
 
-/* Starts w everywhere it can run; where it cannot, its cell fails with the
- * reason. False when it started nowhere. */
-static bool start_all(struct session *s, struct jobs *j, int w)
+/* Starts w on source `only`, or with only < 0 everywhere it can run;
+ * where it cannot, its cell fails with the reason. False when it started
+ * nowhere. */
+static bool start_on(struct session *s, struct jobs *j, int w, int only)
 {
     char err[256], note[320];
-    bool started = jobs_start(j, s, w, err, sizeof(err)) == 0;
+    bool started =
+        (only < 0 ? jobs_start(j, s, w, err, sizeof(err))
+                  : jobs_start_one(j, s, w, only, err, sizeof(err))) == 0;
     for (int src = 0; src < s->nsrc; src++) {
-        if (!takes_part(s, j, src) ||
+        if (!takes_part(s, j, src) || (only >= 0 && src != only) ||
             (started && jobs_cell(j, src, w)->state == JOB_RUNNING))
             continue;
         why_not_started(s, src, started ? NULL : err, note, sizeof(note));
@@ -176,23 +182,36 @@ static bool start_all(struct session *s, struct jobs *j, int w)
     return started;
 }
 
-/* Runs workload w on every source that can take it and waits for it.
- * Returns how many sources did not give its figures (each said on
- * stderr, and noted in its cell for the report). */
-static int run_one(struct session *s, struct jobs *j, struct host_probe *hp,
-                   int k, int n, int w, int failed_before)
+/* Waits for workload w's runs to end, with a progress line. */
+static void wait_runs(struct session *s, struct jobs *j, struct host_probe *hp,
+                      int k, int n, int w, int failed_before)
 {
-    if (start_all(s, j, w)) {
-        double next_line = 0;
-        while (jobs_own_running(j, w)) {
-            if (stop_requested)
-                jobs_quit(j, s);
-            step(s, j, hp, 0.25);
-            if (clock_mono() >= next_line) { /* at most one line a second */
-                progress(s, j, k, n, w, failed_before);
-                next_line = clock_mono() + 1;
-            }
+    double next_line = 0;
+    while (jobs_own_running(j, w)) {
+        if (stop_requested)
+            jobs_quit(j, s);
+        step(s, j, hp, 0.25);
+        if (clock_mono() >= next_line) { /* at most one line a second */
+            progress(s, j, k, n, w, failed_before);
+            next_line = clock_mono() + 1;
         }
+    }
+}
+
+/* Runs workload w on every source that can take it (all at once with
+ * `overlap`, else one after another) and waits for it. Returns how many
+ * sources did not give its figures (each said on stderr, and noted in
+ * its cell for the report). */
+static int run_one(struct session *s, struct jobs *j, struct host_probe *hp,
+                   bool overlap, int k, int n, int w, int failed_before)
+{
+    if (overlap) {
+        if (start_on(s, j, w, -1))
+            wait_runs(s, j, hp, k, n, w, failed_before);
+    } else {
+        for (int src = 0; src < s->nsrc && !stop_requested; src++)
+            if (takes_part(s, j, src) && start_on(s, j, w, src))
+                wait_runs(s, j, hp, k, n, w, failed_before);
     }
     int failed = 0;
     for (int src = 0; src < s->nsrc; src++) {
@@ -304,10 +323,14 @@ int batch_run(const struct options *o)
     host_probe_init(&hp);
     wait_sources(&s, &j, &hp);
     for (int k = 0; k < n && !stop_requested; k++) {
-        failed += run_one(&s, &j, &hp, k + 1, n, order[k], failed);
+        failed += run_one(&s, &j, &hp, o->overlap, k + 1, n, order[k], failed);
         for (int src = 0; src < s.nsrc; src++)
             runs += takes_part(&s, &j, src);
     }
+    /* the last repeats' stamps are mapped by the fetch after them */
+    double settle = clock_mono() + SETTLE_FETCHES * o->interval;
+    while (jobs_settling(&j) && !stop_requested && clock_mono() < settle)
+        step(&s, &j, &hp, 0.25);
     if (failed > 0) {
         fprintf(stderr,
                 "parallax: %d of %d runs did not complete; the report "

@@ -59,6 +59,11 @@ void options_usage(FILE *f)
             "                          after another, print the report and "
             "exit\n"
             "                          (0 only when every run completed)\n"
+            "      --overlap           with --batch: run each workload on "
+            "every source\n"
+            "                          at once (default: one source at a "
+            "time, so\n"
+            "                          runs do not compete for the CPUs)\n"
             "  -r, --repeats=N         repeats of each workload run "
             "(default 3)\n"
             "  -o, --output=FILE       with --batch: the text report goes "
@@ -177,6 +182,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         {"theme", required_argument, NULL, 'C'},
         {"local", required_argument, NULL, 'L'},
         {"syscalls", no_argument, NULL, 'S'},
+        {"overlap", no_argument, NULL, 'O'},
         {"interval", required_argument, NULL, 't'},
         {"samples", required_argument, NULL, 'n'},
         {"text", no_argument, NULL, 'T'},
@@ -250,6 +256,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         case 'S':
             o->syscalls = true;
             break;
+        case 'O':
+            o->overlap = true;
+            break;
         case 'L':
             if (!local_backends_choose(optarg)) {
                 snprintf(err, errlen,
@@ -320,6 +329,12 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
     }
     if (o->output && !o->batch) {
         snprintf(err, errlen, "--output names the --batch report; add --batch");
+        return OPT_ERROR;
+    }
+    if (o->overlap && !o->batch) {
+        snprintf(err, errlen,
+                 "--overlap is how --batch runs its workloads; add --batch "
+                 "(on the live screen, Enter chooses the sources that run)");
         return OPT_ERROR;
     }
     if (o->batch && o->text) {

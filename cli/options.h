@@ -37,9 +37,11 @@ struct options {
     bool syscalls;          /* --syscalls: count system calls from the start */
     const char *batch;      /* --batch SUITE|WL[,WL...], NULL: not batch */
     const char *output;     /* --output FILE for --batch, NULL: stdout */
-    int repeats;            /* --repeats of every workload run */
-    int verbose;            /* -v, repeatable: how much goes to the log */
-    int nbaselines;         /* --baseline [LABEL=]FILE */
+    bool overlap;   /* --overlap: --batch runs a workload on every source at
+                       once, not one source after another */
+    int repeats;    /* --repeats of every workload run */
+    int verbose;    /* -v, repeatable: how much goes to the log */
+    int nbaselines; /* --baseline [LABEL=]FILE */
     const char *baselines[OPTIONS_MAX_BASELINES];
 };
 

@@ -27,6 +27,10 @@ struct backend {
      * and its fix in msg. */
     int (*store)(void *state, const char *name, const char *value, char *msg,
                  size_t msglen);
+    /* Optional: a clock tick, the cheapest fetch that carries the
+     * source's timestamp. *runs gets the number of workload runs live on
+     * the source when it says (-1: it does not). 0, or -1. */
+    int (*tick)(void *state, struct clock_tick *t, int *runs);
 };
 
 extern const struct backend backend_proc;

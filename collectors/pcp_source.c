@@ -73,6 +73,9 @@ struct pcp_state {
     char version[128];       /* kernel.uname.version, "" when not known */
     int syscalls_err;        /* the agent's last answer for the counter */
     char target[128];        /* "host[:port]", for the store hint */
+    pmID tick_id; /* parallax.agent.running: a clock tick's one metric */
+    pmDesc tick_desc;
+    bool tick_ok;
 };
 
 /* True when expr is "A - B" of two plain names (A and B set, n bytes
@@ -299,6 +302,10 @@ static void *pcp_open(int type, const char *target, char *err, size_t errlen)
     st->pmda_named = type == PM_CONTEXT_HOST && has_pmda();
     if (st->pmda_named && pmda_jobs_lookup(&st->pj))
         memcpy(st->pmids + NPMID, st->pj.id, sizeof(st->pj.id));
+    const char *tick_name = "parallax.agent.running";
+    st->tick_ok = st->pmda_named &&
+                  pmLookupName(1, &tick_name, &st->tick_id) == 1 &&
+                  pmLookupDesc(st->tick_id, &st->tick_desc) >= 0;
     lookup_diffs(st);
     fetch_list(st);
     return st;
@@ -696,6 +703,33 @@ static int pcp_store(void *state, const char *name, const char *value,
     return sts < 0 ? sts : 0;
 }
 
+/* A clock tick: one fetch of the agent's live run count, for its
+ * timestamp and the count. */
+static int pcp_tick(void *state, struct clock_tick *t, int *runs)
+{
+    struct pcp_state *st = state;
+    pmHighResResult *rp = NULL;
+    if (!st->tick_ok)
+        return -1;
+    pmUseContext(st->ctx);
+    t->t_before = clock_mono();
+    int sts = pmFetchHighRes(1, &st->tick_id, &rp);
+    t->t_after = clock_mono();
+    if (sts < 0)
+        return -1;
+    t->t_source =
+        (double)rp->timestamp.tv_sec + (double)rp->timestamp.tv_nsec / 1e9;
+    pmAtomValue a;
+    const pmValueSet *vs = rp->vset[0];
+    *runs = vs->numval > 0 &&
+                    pmExtractValue(vs->valfmt, &vs->vlist[0],
+                                   st->tick_desc.type, &a, PM_TYPE_32) >= 0
+                ? a.l
+                : -1;
+    pmFreeHighResResult(rp);
+    return 0;
+}
+
 static void pcp_close(void *state)
 {
     struct pcp_state *st = state;
@@ -718,4 +752,5 @@ const struct backend backend_pcp_host = {
     .fetch = pcp_fetch,
     .close = pcp_close,
     .store = pcp_store,
+    .tick = pcp_tick,
 };

@@ -24,12 +24,34 @@ static const char *const names[PMDA_NMETRICS] = {
     [PJ_ERROR] = "parallax.workload.error",
     [PJ_EXTRAS] = "parallax.workload.extras",
     [PJ_LANES] = "parallax.workload.lanes",
+    [PJ_RUN_START] = "parallax.workload.run_start",
+    [PJ_RUN_END] = "parallax.workload.run_end",
+    [PJ_REPEAT_LOG] = "parallax.workload.repeat_log",
     [PJ_COUNT + PC_PROBES] = "parallax.clock.probes",
     [PJ_COUNT + PC_SLEEP_REQ] = "parallax.clock.sleep.requested",
     [PJ_COUNT + PC_SLEEP_TOOK] = "parallax.clock.sleep.measured",
     [PJ_COUNT + PC_SPIN_WALL] = "parallax.clock.cpu.wall",
     [PJ_COUNT + PC_SPIN_CPU] = "parallax.clock.cpu.billed",
+    [PJ_COUNT + PC_SPIN_WAITED] = "parallax.clock.cpu.waited",
+    [PJ_COUNT + PC_SLEEP_START] = "parallax.clock.sleep.start",
+    [PJ_COUNT + PC_SLEEP_END] = "parallax.clock.sleep.end",
 };
+
+/* Metrics an older agent may not have. */
+static bool optional(int i)
+{
+    return (i >= PJ_FIRST_OPTIONAL && i < PJ_COUNT) ||
+           i >= PJ_COUNT + PC_FIRST_OPTIONAL;
+}
+
+/* What a missing optional metric is fetched as: one of the same kind
+ * (a string per workload, a number per workload, a singular number). */
+static int stand_in(int i)
+{
+    if (i == PJ_EXTRAS || i == PJ_LANES || i == PJ_REPEAT_LOG)
+        return PJ_ERROR;
+    return i < PJ_COUNT ? PJ_FIGURE : PJ_COUNT + PC_SPIN_CPU;
+}
 
 static void learn_instances(struct pmda_jobs *pj)
 {
@@ -46,24 +68,6 @@ static void learn_instances(struct pmda_jobs *pj)
     free(name);
 }
 
-static bool optional(int i)
-{
-    return i == PJ_EXTRAS || i == PJ_LANES;
-}
-
-/* An optional string metric: true when the agent exports it; else its
- * slot fetches the error strings again (a fetch needs a real id). */
-static bool lookup_optional(struct pmda_jobs *pj, int i)
-{
-    /* an agent older than its namespace may know the name, not the metric */
-    if (pmLookupName(1, (const char **)&names[i], &pj->id[i]) == 1 &&
-        pmLookupDesc(pj->id[i], &pj->desc[i]) >= 0)
-        return true;
-    pj->id[i] = pj->id[PJ_ERROR];
-    pj->desc[i] = pj->desc[PJ_ERROR];
-    return false;
-}
-
 bool pmda_jobs_lookup(struct pmda_jobs *pj)
 {
     pj->known = false;
@@ -77,14 +81,25 @@ bool pmda_jobs_lookup(struct pmda_jobs *pj)
             rest[n++] = names[i];
     if (pmLookupName(n, rest, id) != n)
         return false;
-    for (int i = 0, k = 0; i < PMDA_NMETRICS; i++)
+    for (int i = 0, k = 0; i < PMDA_NMETRICS; i++) {
+        pj->has[i] = !optional(i);
         if (!optional(i))
             pj->id[i] = id[k++];
+    }
     for (int i = 0; i < PMDA_NMETRICS; i++)
         if (!optional(i) && pmLookupDesc(pj->id[i], &pj->desc[i]) < 0)
             return false;
-    pj->has_extras = lookup_optional(pj, PJ_EXTRAS);
-    pj->has_lanes = lookup_optional(pj, PJ_LANES);
+    /* an agent older than its namespace may know the name, not the metric */
+    for (int i = 0; i < PMDA_NMETRICS; i++)
+        if (optional(i))
+            pj->has[i] =
+                pmLookupName(1, (const char **)&names[i], &pj->id[i]) == 1 &&
+                pmLookupDesc(pj->id[i], &pj->desc[i]) >= 0;
+    for (int i = 0; i < PMDA_NMETRICS; i++)
+        if (!pj->has[i]) { /* fetch another of its kind twice instead */
+            pj->id[i] = pj->id[stand_in(i)];
+            pj->desc[i] = pj->desc[stand_in(i)];
+        }
     learn_instances(pj);
     pj->known = true;
     return true;
@@ -116,7 +131,7 @@ static bool value_of(const pmDesc *d, const pmValueSet *vs, int inst, int type,
 static double num(struct pmda_jobs *pj, pmValueSet *const *vs, int m, int inst)
 {
     pmAtomValue a;
-    if (vs[m]->numval <= 0 ||
+    if (!pj->has[m] || vs[m]->numval <= 0 ||
         !value_of(&pj->desc[m], vs[m], inst, PM_TYPE_DOUBLE, &a))
         return NAN;
     return a.d;
@@ -130,9 +145,10 @@ static void decode_probe(struct pmda_jobs *pj, pmValueSet *const *vs,
     for (int i = 0; i < PC_COUNT; i++) {
         pmAtomValue a;
         const pmValueSet *s = vs[PJ_COUNT + i];
-        v[i] = s->numval > 0 && pmExtractValue(s->valfmt, &s->vlist[0],
-                                               pj->desc[PJ_COUNT + i].type, &a,
-                                               PM_TYPE_DOUBLE) >= 0
+        v[i] = pj->has[PJ_COUNT + i] && s->numval > 0 &&
+                       pmExtractValue(s->valfmt, &s->vlist[0],
+                                      pj->desc[PJ_COUNT + i].type, &a,
+                                      PM_TYPE_DOUBLE) >= 0
                    ? a.d
                    : NAN;
     }
@@ -141,19 +157,35 @@ static void decode_probe(struct pmda_jobs *pj, pmValueSet *const *vs,
     out->probe.sleep_took = v[PC_SLEEP_TOOK];
     out->probe.spin_wall = v[PC_SPIN_WALL];
     out->probe.spin_cpu = v[PC_SPIN_CPU];
+    out->probe.spin_waited = v[PC_SPIN_WAITED];
+    out->probe.sleep_t0 = v[PC_SLEEP_START];
+    out->probe.sleep_t1 = v[PC_SLEEP_END];
 }
 
-/* Keeps a job's extras text in the sample's pool when it has any and there
- * is room (a full pool drops the rest: reports show fewer details). */
-static void add_extras(struct sample *out, struct pmda_job *job,
-                       const char *text)
+/* Keeps a job's text (its extras, its repeat log) in the sample's pool
+ * when it has any and there is room; returns where, or -1 (a full pool
+ * drops the rest: reports show fewer details). */
+static int add_text(struct sample *out, const char *text)
 {
     size_t len = strlen(text);
     if (len == 0 || (size_t)out->extras_len + len + 1 > sizeof(out->extras))
-        return;
+        return -1;
     memcpy(out->extras + out->extras_len, text, len + 1);
-    job->extras_at = out->extras_len;
     out->extras_len += (int)len + 1;
+    return out->extras_len - (int)len - 1;
+}
+
+/* Metric m's string for instance inst into the pool: where, or -1. */
+static int pool_string(struct pmda_jobs *pj, pmValueSet *const *vs, int m,
+                       int inst, struct sample *out)
+{
+    pmAtomValue a;
+    if (!pj->has[m] || vs[m]->numval <= 0 ||
+        !value_of(&pj->desc[m], vs[m], inst, PM_TYPE_STRING, &a))
+        return -1;
+    int at = add_text(out, a.cp);
+    free(a.cp);
+    return at;
 }
 
 /* "120 118 121" into l; what does not parse ends the list. */
@@ -206,15 +238,13 @@ void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
             snprintf(job->error, sizeof(job->error), "%s", a.cp);
             free(a.cp);
         }
-        job->extras_at = -1;
-        if (pj->has_extras && vs[PJ_EXTRAS]->numval > 0 &&
-            value_of(&pj->desc[PJ_EXTRAS], vs[PJ_EXTRAS], inst, PM_TYPE_STRING,
-                     &a)) {
-            add_extras(out, job, a.cp);
-            free(a.cp);
-        }
+        job->extras_at = pool_string(pj, vs, PJ_EXTRAS, inst, out);
+        job->log_at = pool_string(pj, vs, PJ_REPEAT_LOG, inst, out);
+        job->has_times = pj->has[PJ_REPEAT_LOG];
+        job->run_start = num(pj, vs, PJ_RUN_START, inst);
+        job->run_end = num(pj, vs, PJ_RUN_END, inst);
         job->lanes.n = 0;
-        if (pj->has_lanes && vs[PJ_LANES]->numval > 0 &&
+        if (pj->has[PJ_LANES] && vs[PJ_LANES]->numval > 0 &&
             value_of(&pj->desc[PJ_LANES], vs[PJ_LANES], inst, PM_TYPE_STRING,
                      &a)) {
             read_lanes(a.cp, &job->lanes);

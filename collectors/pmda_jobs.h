@@ -23,10 +23,14 @@ enum pmda_job_metric {
     PJ_CI_LO,
     PJ_CI_HI,
     PJ_ERROR,
-    PJ_EXTRAS, /* optional: an older agent has none */
-    PJ_LANES,  /* optional too */
+    PJ_EXTRAS, /* optional from here on: an older agent has none */
+    PJ_RUN_START,
+    PJ_RUN_END,
+    PJ_REPEAT_LOG,
+    PJ_LANES,
     PJ_COUNT
 };
+#define PJ_FIRST_OPTIONAL PJ_EXTRAS
 
 /* parallax.clock.*: fetched once per sample, no instances */
 enum pmda_clock_metric {
@@ -35,16 +39,21 @@ enum pmda_clock_metric {
     PC_SLEEP_TOOK,
     PC_SPIN_WALL,
     PC_SPIN_CPU,
+    PC_SPIN_WAITED, /* optional from here on */
+    PC_SLEEP_START,
+    PC_SLEEP_END,
     PC_COUNT
 };
+#define PC_FIRST_OPTIONAL PC_SPIN_WAITED
 
 /* Everything fetched from the agent: PJ_COUNT, then PC_COUNT metrics. */
 #define PMDA_NMETRICS (PJ_COUNT + PC_COUNT)
 
 struct pmda_jobs {
-    bool known;      /* the agent answers */
-    bool has_extras; /* it exports parallax.workload.extras */
-    bool has_lanes;  /* and parallax.workload.lanes */
+    bool known; /* the agent answers */
+    /* which metrics it exports: an older agent lacks the optional ones,
+     * which are then fetched as another (and read as missing) */
+    bool has[PMDA_NMETRICS];
     pmID id[PMDA_NMETRICS];
     pmDesc desc[PMDA_NMETRICS];
     int ninst;

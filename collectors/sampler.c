@@ -43,6 +43,7 @@ struct sampler {
     char *target;
     double interval;
     bool retime; /* the interval changed: the next deadline is off */
+    bool watch;  /* tick the source's clock between samples */
     struct wake_gate *gate;
     bool stop;
     bool abandoned;   /* sampler_stop gave up waiting: the thread frees */
@@ -104,11 +105,39 @@ static double grid_after(const struct sampler *s, double t, double iv)
     return epoch + (floor((t - epoch) / iv) + 1) * iv;
 }
 
+/* Moves what `old`, a sample nobody took, carried that must not be lost
+ * (store results: a start whose outcome never arrives is a run that never
+ * ends; clock ticks) in front of smp's own. */
+static void carry_over(const struct sample *old, struct sample *smp)
+{
+    int ns = old->nstores + smp->nstores > SAMPLE_MAX_STORES
+                 ? SAMPLE_MAX_STORES - smp->nstores
+                 : old->nstores;
+    memmove(smp->store + ns, smp->store, sizeof(smp->store[0]) * smp->nstores);
+    memcpy(smp->store, old->store + old->nstores - ns,
+           sizeof(smp->store[0]) * (size_t)ns);
+    smp->nstores += ns;
+    /* the old ticks, then the old fetch itself, before smp's ticks */
+    struct clock_tick t[SAMPLE_MAX_TICKS + 1];
+    int k = old->nticks;
+    memcpy(t, old->tick, sizeof(t[0]) * (size_t)k);
+    if (old->ok && isfinite(old->t_source))
+        t[k++] =
+            (struct clock_tick){old->t_before, old->t_after, old->t_source};
+    int nt =
+        k + smp->nticks > SAMPLE_MAX_TICKS ? SAMPLE_MAX_TICKS - smp->nticks : k;
+    memmove(smp->tick + nt, smp->tick, sizeof(smp->tick[0]) * smp->nticks);
+    memcpy(smp->tick, t + k - nt, sizeof(smp->tick[0]) * (size_t)nt);
+    smp->nticks += nt;
+}
+
 /* Makes smp the newest sample; returns the buffer to fill next. */
 static struct sample *publish(struct sampler *s, struct sample *smp)
 {
     pthread_mutex_lock(&s->lock);
     struct sample *old = s->slot;
+    if (s->fresh) /* replaced before the main loop took it */
+        carry_over(old, smp);
     s->slot = smp;
     s->fresh = true;
     pthread_mutex_unlock(&s->lock);
@@ -129,6 +158,41 @@ static bool sleep_until(struct sampler *s, double until)
     s->busy = true;
     pthread_mutex_unlock(&s->lock);
     return stop;
+}
+
+static bool watching(struct sampler *s)
+{
+    pthread_mutex_lock(&s->lock);
+    bool on = s->watch && !s->stop && !s->ncmd && !s->retime;
+    pthread_mutex_unlock(&s->lock);
+    return on;
+}
+
+/* Waits for the next sample's time `next` like sleep_until, ticking the
+ * source's clock into tick[*n] meanwhile while watched; returns early when
+ * the source's live runs change in number. True on stop. */
+static bool wait_ticking(struct sampler *s, const struct backend *be,
+                         void *state, struct clock_tick *tick, int *n,
+                         double next)
+{
+    int runs0 = -2;
+    *n = 0;
+    while (be && be->tick && watching(s) && *n < SAMPLE_MAX_TICKS) {
+        double t = clock_mono() + SAMPLER_TICK_S;
+        if (t >= next)
+            break;
+        if (sleep_until(s, t))
+            return true;
+        int runs = -1;
+        if (be->tick(state, &tick[*n], &runs) < 0)
+            break;
+        (*n)++;
+        if (runs0 == -2)
+            runs0 = runs;
+        else if (runs != runs0)
+            return false; /* a run started or ended: sample now */
+    }
+    return sleep_until(s, next);
 }
 
 /* Tells the main loop a sample arrived, once per round: the first sampler
@@ -182,8 +246,10 @@ static void do_stores(struct sampler *s, const struct backend *be, void *state,
                      be ? "this source takes no stores" : "source is down");
             continue;
         }
+        r->t_before = clock_mono();
         r->status =
             be->store(state, cmd[i].name, cmd[i].value, r->msg, sizeof(r->msg));
+        r->t_after = clock_mono();
     }
     pthread_mutex_lock(&s->lock);
     s->storing = 0;
@@ -243,9 +309,13 @@ static void *sampler_main(void *arg)
     void *state = NULL;
     double retry = RETRY_MIN;
     struct sample *cur = s->buf[0];
+    struct clock_tick ticks[SAMPLE_MAX_TICKS];
+    int nticks = 0;
     for (;;) {
         memset(cur, 0, sizeof(*cur));
         cur->t_source = NAN;
+        memcpy(cur->tick, ticks, sizeof(ticks[0]) * (size_t)nticks);
+        cur->nticks = nticks;
         if (!be)
             be = open_source(s, &state, cur);
         do_stores(s, be, state, cur);
@@ -277,7 +347,8 @@ static void *sampler_main(void *arg)
         }
         cur = publish(s, cur);
         announce(s, next, iv);
-        if (sleep_until(s, next))
+        /* the ticks until the next sample go with it */
+        if (wait_ticking(s, be, state, ticks, &nticks, next))
             break;
     }
     /* stores asked for before the stop are made: a quit's stop of a
@@ -404,6 +475,15 @@ void sampler_stop_all(struct sampler *const *v, int n)
 void sampler_stop(struct sampler *s)
 {
     sampler_stop_all(&s, 1);
+}
+
+void sampler_watch(struct sampler *s, bool on)
+{
+    pthread_mutex_lock(&s->lock);
+    if (on && !s->watch)
+        pthread_cond_signal(&s->wake); /* start ticking now */
+    s->watch = on;
+    pthread_mutex_unlock(&s->lock);
 }
 
 unsigned sampler_store(struct sampler *s, const char *name, const char *value)

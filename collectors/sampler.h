@@ -44,6 +44,15 @@ const struct sample *sampler_take(struct sampler *s);
  * queue is full. */
 unsigned sampler_store(struct sampler *s, const char *name, const char *value);
 
+/* While on, the thread stamps the source's clock every SAMPLER_TICK_S
+ * between its samples (jobs.c: while a guest whose clock's rate varies
+ * runs a workload) (a one-metric fetch, where the backend can), so a
+ * guest run's start and end are bracketed closely on the host's clock,
+ * and fetches at once when the source's live runs change in number (a
+ * run ended). The ticks come with the next sample. */
+#define SAMPLER_TICK_S 0.02
+void sampler_watch(struct sampler *s, bool on);
+
 /* Changes the interval: the thread fetches at once, then at the new
  * interval's instants. */
 void sampler_set_interval(struct sampler *s, double interval);

@@ -434,6 +434,11 @@ void clock_model_fit(const struct clock_model *c, struct clock_fit *out)
     *out = c->fit;
 }
 
+void clock_model_set_fit(struct clock_model *c, const struct clock_fit *f)
+{
+    c->fit = *f;
+}
+
 double clock_model_host_duration(const struct clock_fit *f,
                                  double source_seconds)
 {

@@ -27,6 +27,10 @@ struct clock_fit {
     double drift_ppm;     /* (d source / d host - 1) * 1e6 */
     double offset_err;    /* uncertainty of offset, s */
     double drift_err_ppm; /* uncertainty of drift_ppm */
+    /* Set by the source's model (model.c), not by the fit: */
+    bool coarse;   /* no robust fit yet: two fetches' line, hard bounds */
+    bool unsteady; /* the rate was seen to vary: drift_ppm is the middle of
+                      the rates seen, its error half their range */
 };
 
 struct clock_sample {
@@ -61,6 +65,11 @@ void clock_model_add(struct clock_model *c, double mono_before,
  * needs the fit; this copies). ok=false with fewer than CLOCK_MIN_SAMPLES
  * samples since init or the last step. */
 void clock_model_fit(const struct clock_model *c, struct clock_fit *out);
+
+/* Replaces the fit until the next add: the source's model stands in a
+ * coarse fit where the robust one has no answer yet, or an honest one
+ * where the rate was seen to vary (time_map.h). */
+void clock_model_set_fit(struct clock_model *c, const struct clock_fit *f);
 
 /* Host seconds that a duration measured by the source's clock took, through
  * the fitted rate; NaN when the fit is not ok or the source clock may not

@@ -32,6 +32,8 @@ int freeze_take(struct freeze *f, const struct session *s, const struct jobs *j)
         if (!f->j->cells[src])
             goto fail;
         memcpy(f->j->cells[src], j->cells[src], size);
+        for (int w = 0; w < JOBS_MAX_WL; w++) /* the live cells' own */
+            f->j->cells[src][w].stamps = NULL;
     }
     return 0;
 fail:

@@ -25,7 +25,10 @@ bool host_probe_step(struct host_probe *h, struct source_model *m, bool busy)
                                          .sleep_req = r->sleep_req,
                                          .sleep_took = r->sleep_took,
                                          .spin_wall = r->spin_wall,
-                                         .spin_cpu = r->spin_cpu};
+                                         .spin_cpu = r->spin_cpu,
+                                         .spin_waited = r->spin_waited,
+                                         .sleep_t0 = r->sleep_t0,
+                                         .sleep_t1 = r->sleep_t1};
         return true;
     }
     double now = clock_mono();

@@ -13,6 +13,8 @@
 
 #include "collectors/syscalls_switch.h"
 #include "core/diag.h"
+#include "core/job_time.h"
+#include "workloads/real_figure.h"
 #include "workloads/extras.h"
 #include "workloads/registry.h"
 #include "workloads/suites.h"
@@ -29,16 +31,38 @@ static void log_end(const struct jobs *j, const struct session *s, int src,
          names[c->state], c->note[0] ? ": " : "", c->note);
 }
 
+#define NO_STATS                                                               \
+    {                                                                          \
+        .median = NAN, .min = NAN, .max = NAN, .mean = NAN, .sd = NAN,         \
+        .ci95 = NAN, .med_lo = NAN, .med_hi = NAN, .med_cover = NAN            \
+    }
+
 static const struct job_cell blank = {
     .state = JOB_IDLE,
     .live = NAN,
-    .stats = {.median = NAN,
-              .min = NAN,
-              .max = NAN,
-              .mean = NAN,
-              .sd = NAN,
-              .ci95 = NAN},
+    .stats = NO_STATS,
+    .said = NO_STATS,
+    .placement = -1,
+    .cpu = -1,
+    .rate = NAN,
+    .rate_err = NAN,
+    .real_s = NAN,
+    .said_s = NAN,
+    .run_real_s = NAN,
+    .store_t = {NAN, NAN},
+    .ran_t = NAN,
+    .done_t = NAN,
+    .bracket_ok = true,
 };
+
+/* Makes c blank for a new run, keeping its stamps' memory. */
+static void reset_cell(struct job_cell *c)
+{
+    struct job_stamps *keep = c->stamps;
+    *c = blank;
+    c->stamps = keep;
+    job_time_reset(c);
+}
 
 void jobs_init(struct jobs *j)
 {
@@ -73,14 +97,33 @@ double jobs_figure(const struct job_cell *c)
     return c->stats.median;
 }
 
+bool jobs_partial(const struct job_cell *c)
+{
+    return c->state == JOB_STOPPED;
+}
+
+bool jobs_divergent(const struct job_cell *c)
+{
+    return c->real && isfinite(c->rate) && isfinite(c->rate_err) &&
+           fabs(c->rate - 1) > c->rate_err;
+}
+
+double jobs_divergence(const struct job_cell *c)
+{
+    if (!c->real || !(c->stats.median != 0))
+        return NAN;
+    return c->said.median / c->stats.median;
+}
+
 void jobs_set_done(struct jobs *j, int src, int w, const struct wl_stats *st)
 {
     struct job_cell *c = w >= 0 && w < j->nwl ? cell(j, src, w) : NULL;
     if (!c || st->n <= 0)
         return;
-    *c = blank;
+    reset_cell(c);
     c->state = JOB_DONE;
-    c->stats = *st;
+    c->stats = c->said = *st;
+    c->real = true; /* as it was saved */
 }
 
 /* True while guest src's cell of w runs or stops. */
@@ -102,9 +145,10 @@ static int start_host(struct jobs *j, int w, char *err, size_t errlen)
     j->host_run[w] = wl_run_start(j->wl[w], NULL, &j->opts, err, errlen);
     if (!j->host_run[w])
         return -1;
-    *c = blank;
+    reset_cell(c);
     c->state = JOB_RUNNING;
     c->repeats = j->opts.repeats;
+    c->cpu = j->opts.cpu;
     return 0;
 }
 
@@ -118,6 +162,15 @@ static const struct pmda_job *guest_job(const struct jobs *j,
     return NULL;
 }
 
+/* Whether a guest's runs need its clock ticked between samples: where
+ * its rate varies (or is not known yet) the samples alone bracket a stamp
+ * too loosely; a steady clock is placed precisely between them, and its
+ * guest is spared the fetches. */
+static bool wants_ticks(const struct source_model *m)
+{
+    return m->rates.unsteady || !m->rates.recent.ok;
+}
+
 /* Asks a guest's pmdaparallax to start w; false when it cannot. */
 static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
 {
@@ -128,15 +181,19 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
     char cmd[256];
     snprintf(cmd, sizeof(cmd), "%s --repeats=%d --duration=%g --warmup=%g",
              j->wl[w]->name, j->opts.repeats, j->opts.duration, j->opts.warmup);
+    bool ticks = wants_ticks(m);
+    if (ticks) /* its clock ticks from the start on */
+        session_watch(s, src, true);
     unsigned id = session_store(s, src, "parallax.control.start", cmd);
     if (!id)
         return false;
     const struct pmda_job *pj = guest_job(j, m, w);
-    *c = blank;
+    reset_cell(c);
     c->state = JOB_RUNNING;
     c->repeats = j->opts.repeats;
     c->store_id = id;
     c->runs_base = pj ? pj->runs : 0;
+    c->ticks = ticks;
     return true;
 }
 
@@ -181,12 +238,38 @@ int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
     return 0;
 }
 
+int jobs_start_one(struct jobs *j, const struct session *s, int w, int src,
+                   char *err, size_t errlen)
+{
+    if (w < 0 || w >= j->nwl || src < 0 || src >= s->nsrc) {
+        snprintf(err, errlen, "no workload %d or source %d", w, src);
+        return -1;
+    }
+    if (src == HOST)
+        return start_host(j, w, err, errlen);
+    if (!start_guest(j, s, src, w)) {
+        snprintf(err, errlen, "%s cannot take it: down, or no pmdaparallax",
+                 s->model[src].name);
+        return -1;
+    }
+    return 0;
+}
+
+bool jobs_settling(const struct jobs *j)
+{
+    for (int src = 1; src < SESSION_MAX_SOURCES; src++)
+        for (int w = 0; j->cells[src] && w < j->nwl; w++)
+            if (j->cells[src][w].mapping)
+                return true;
+    return false;
+}
+
 void jobs_mark_failed(struct jobs *j, int src, int w, const char *note)
 {
     struct job_cell *c = w >= 0 && w < j->nwl ? cell(j, src, w) : NULL;
     if (!c || c->state == JOB_RUNNING || c->state == JOB_STOPPING)
         return;
-    *c = blank;
+    reset_cell(c);
     c->state = JOB_FAILED;
     snprintf(c->note, sizeof(c->note), "%s", note);
 }
@@ -297,11 +380,19 @@ static void fold_host_run(struct jobs *j, int w)
     c->lanes = st.lanes;
     int n = wl_run_nresults(r);
     double fig[WL_RUN_MAX_REPEATS];
+    c->real_s = 0;
     for (int i = 0; i < n; i++) {
         fig[i] = wl_run_result(r, i)->figure;
         c->placement = wl_run_result(r, i)->placement;
+        c->real_s += wl_run_result(r, i)->wall;
     }
     stats_compute(fig, n, &c->stats);
+    /* this host's clock is the reference: its word is real time */
+    c->said = c->stats;
+    c->real = true;
+    c->said_s = c->real_s;
+    c->rate = 1;
+    c->rate_err = 0;
     if (n > 0) /* keep the extras for the reports (fairness table) */
         c->last = *wl_run_result(r, n - 1);
     snprintf(c->note, sizeof(c->note), "%s", wl_run_error(r));
@@ -335,6 +426,50 @@ static enum job_state guest_state(int code, enum job_state was)
     }
 }
 
+/* An older agent's figures, as it reports them: no stamps to time them
+ * by (c->real stays false, the cell says "reported only"). */
+static void fold_guest_word(struct job_cell *c, const struct pmda_job *pj)
+{
+    c->live = pj->figure;
+    c->stats = blank.stats;
+    c->stats.n = pj->n;
+    if (pj->n > 0) {
+        c->stats.median = pj->median;
+        c->stats.min = pj->min;
+        c->stats.max = pj->max;
+        c->stats.mean = pj->mean;
+        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
+    }
+    c->said = c->stats;
+}
+
+/* A guest's figures on the host's clock, from its repeat log: the live
+ * one through the rate of the last seconds, the finished repeats through
+ * their mapped stamps (core/job_time.c). */
+static void fold_guest_times(const struct jobs *j, const struct source_model *m,
+                             int w, struct job_cell *c,
+                             const struct pmda_job *pj)
+{
+    const struct time_rate *recent = &m->rates.recent;
+    c->live = recent->ok ? wl_real_figure(j->wl[w], pj->figure, recent->rate)
+                         : pj->figure;
+    double run[2] = {pj->run_start, pj->run_end};
+    job_time_fold(c, j->wl[w], m, model_pool_text(m, pj->log_at), run);
+    if (c->state != JOB_RUNNING && c->state != JOB_STOPPING)
+        job_time_check(c);
+}
+
+/* The wall times among a guest's extras (sched's fairness table) in real
+ * seconds: its clock gave `rate` seconds per real one over the run. CPU
+ * times stay as its accounting billed them. */
+static void real_extras(struct wl_result *r, double rate)
+{
+    for (int i = 0; i < r->nextra; i++)
+        if (strcmp(r->extra[i].unit, "s") == 0 &&
+            strstr(r->extra[i].name, "wall"))
+            r->extra[i].value /= rate;
+}
+
 /* Folds what a guest reports of workload w into its cell. */
 static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
 {
@@ -353,6 +488,10 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
         if (!r)
             return false; /* not made yet */
         c->store_id = 0;
+        if (c->state == JOB_RUNNING) { /* the start: the run's bracket */
+            c->store_t[0] = r->t_before;
+            c->store_t[1] = r->t_after;
+        }
         if (r->status < 0) {
             c->state = JOB_FAILED;
             snprintf(c->note, sizeof(c->note), "%s", r->msg);
@@ -364,24 +503,26 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
     const struct pmda_job *pj = guest_job(j, m, w);
     if (!pj || (c->state == JOB_RUNNING && pj->runs == c->runs_base))
         return c->state != before; /* our start has not shown yet */
+    bool was_live = c->state == JOB_RUNNING || c->state == JOB_STOPPING;
     c->state = guest_state(pj->state, c->state);
-    c->live = pj->figure;
     c->lanes = pj->lanes;
+    bool live = c->state == JOB_RUNNING || c->state == JOB_STOPPING;
+    if (live) /* the latest fetch that still saw it run */
+        c->ran_t = m->prev.t_before;
+    else if (was_live) /* the first that saw it ended */
+        c->done_t = m->prev.t_after;
     c->repeat = pj->repeats_done;
     c->repeats = pj->repeats;
-    c->stats = blank.stats;
-    c->stats.n = pj->n;
-    if (pj->n > 0) {
-        c->stats.median = pj->median;
-        c->stats.min = pj->min;
-        c->stats.max = pj->max;
-        c->stats.mean = pj->mean;
-        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
-    }
     snprintf(c->note, sizeof(c->note), "%s", pj->error);
+    if (pj->has_times)
+        fold_guest_times(j, m, w, c, pj);
+    else
+        fold_guest_word(c, pj);
     if (pj->n > 0) { /* the finished repeats' details, e.g. fairness */
         c->last.figure = pj->figure;
         wl_extras_parse(model_job_extras(m, pj), &c->last);
+        if (c->real)
+            real_extras(&c->last, c->rate);
     }
     return true;
 }
@@ -425,7 +566,7 @@ static bool adopt_foreign(struct jobs *j, const struct session *s, int src)
         if (!c || c->state == JOB_RUNNING || c->state == JOB_STOPPING ||
             started_elsewhere(j, s, src, w, pj))
             continue;
-        *c = blank;
+        reset_cell(c);
         c->state = JOB_RUNNING;
         c->foreign = true;
         c->runs_base = pj->runs - 1; /* its start has shown */
@@ -436,12 +577,43 @@ static bool adopt_foreign(struct jobs *j, const struct session *s, int src)
     return changed;
 }
 
+/* The sources running a workload now, a bit each. */
+static uint64_t running_mask(const struct jobs *j, const struct session *s)
+{
+    uint64_t mask = 0;
+    for (int w = 0; w < j->nwl; w++) {
+        if (j->host_run[w])
+            mask |= 1;
+        for (int src = 1; src < s->nsrc && src < 64; src++) {
+            const struct job_cell *c = j->cells[src] ? &j->cells[src][w] : 0;
+            if (c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING))
+                mask |= (uint64_t)1 << src;
+        }
+    }
+    return mask;
+}
+
+/* Notes, in every running cell, the other sources running meanwhile. */
+static void note_overlap(struct jobs *j, const struct session *s)
+{
+    uint64_t mask = running_mask(j, s);
+    if (!(mask & (mask - 1)))
+        return; /* one source at most: nothing competes */
+    for (int src = 0; src < s->nsrc && src < 64; src++)
+        for (int w = 0; j->cells[src] && w < j->nwl; w++) {
+            struct job_cell *c = &j->cells[src][w];
+            if (c->state == JOB_RUNNING || c->state == JOB_STOPPING)
+                c->overlap |= mask & ~((uint64_t)1 << src);
+        }
+}
+
 bool jobs_update(struct jobs *j, const struct session *s)
 {
     bool changed = false;
     for (int src = 1; src < s->nsrc; src++)
         if (s->model[src].state == SRC_LIVE && !session_is_fixed(s, src))
             changed |= adopt_foreign(j, s, src);
+    note_overlap(j, s);
     for (int w = 0; w < j->nwl; w++) {
         if (j->host_run[w]) {
             fold_host_run(j, w);
@@ -451,13 +623,28 @@ bool jobs_update(struct jobs *j, const struct session *s)
         }
         for (int src = 1; src < s->nsrc; src++) {
             const struct job_cell *c = j->cells[src] ? &j->cells[src][w] : 0;
-            /* final states stay until the next start */
-            if (c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING)) {
+            /* final states stay until the next start, once mapped */
+            bool live =
+                c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING);
+            if (live || (c && c->mapping)) {
                 changed |= fold_guest(j, s, src, w);
-                if (c->state != JOB_RUNNING && c->state != JOB_STOPPING)
+                if (live && c->state != JOB_RUNNING && c->state != JOB_STOPPING)
                     log_end(j, s, src, w, c);
             }
         }
+    }
+    /* a guest's clock is ticked while its runs want timing: from the
+     * start where it varies, from the moment it is seen to vary else */
+    for (int src = 1; src < s->nsrc; src++) {
+        bool on = false, varies = wants_ticks(&s->model[src]);
+        for (int w = 0; j->cells[src] && w < j->nwl; w++) {
+            struct job_cell *c = &j->cells[src][w];
+            bool live = c->state == JOB_RUNNING || c->state == JOB_STOPPING ||
+                        c->mapping;
+            c->ticks |= live && varies;
+            on |= live && c->ticks;
+        }
+        session_watch(s, src, on);
     }
     /* a suite moves on when nothing of it runs any more */
     if (j->qpos < j->qlen && !jobs_own_running(j, -1)) {
@@ -511,6 +698,8 @@ void jobs_free(struct jobs *j)
         j->host_run[w] = NULL;
     }
     for (int src = 0; src < SESSION_MAX_SOURCES; src++) {
+        for (int w = 0; j->cells[src] && w < JOBS_MAX_WL; w++)
+            free(j->cells[src][w].stamps);
         free(j->cells[src]);
         j->cells[src] = NULL;
     }

@@ -8,11 +8,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "core/session.h"
+#include "core/time_map.h"
+#include "workloads/repeat_log.h"
 #include "workloads/runner.h"
 #include "workloads/stats.h"
 
-#define JOBS_MAX_WL 64
+#define JOBS_MAX_WL      64
+#define JOBS_MAX_REPEATS 100 /* of a guest's run: pmdaparallax's cap */
 
 enum job_state {
     JOB_IDLE,     /* never run here */
@@ -23,6 +28,16 @@ enum job_state {
     JOB_FAILED,   /* the last run failed: see note */
 };
 
+/* A guest run's repeats as its log gives them, and their stamps on the
+ * host's clock once mapped (core/job_time.c); host NaN: not yet. */
+struct job_stamps {
+    int n; /* log lines kept */
+    struct repeat_entry rep[JOBS_MAX_REPEATS + 1];
+    struct time_at start[JOBS_MAX_REPEATS + 1], end[JOBS_MAX_REPEATS + 1];
+    double run[2];            /* the run's start and end by the source */
+    struct time_at run_at[2]; /* ... on the host's clock */
+};
+
 /* One workload on one source. */
 struct job_cell {
     enum job_state state;
@@ -30,13 +45,41 @@ struct job_cell {
     unsigned runs_base;    /* a guest: its run count before our start */
     double live;           /* figure of the repeat in progress, NaN */
     int repeat, repeats;   /* progress through the repeats */
-    struct wl_stats stats; /* over the finished repeats of the last run */
-    int placement;         /* enum wl_placement of the last result */
-    bool foreign;   /* a guest's run this parallax did not start (left by a
-                       parallax that was killed, or another's): shown, and
-                       stopped by x, never by quitting */
-    char note[256]; /* why it failed */
+    struct wl_stats stats; /* over the finished repeats of the last run, in
+                              real time (see `real`) */
+    int placement;         /* enum wl_placement of the last result, -1 */
+    int cpu;               /* the CPU the run was pinned to, -1: any */
+    bool foreign;          /* a guest's run this parallax did not start (left
+                              by a parallax that was killed, or another's):
+                              shown, and stopped by x, never by quitting */
+    char note[256];        /* why it failed */
     struct wl_lanes lanes; /* its tasks side by side, live (sched's jN) */
+    /* Real time. A guest's figures are timed by its own clock; each
+     * repeat's span, mapped onto the host's clock, gives its real length
+     * and so the figure real time gives. */
+    bool real;             /* stats are on the host's clock (this host's
+                              runs; a guest's once every repeat is mapped);
+                              false: the source's word only (an agent
+                              without repeat logs, a stamp lost) */
+    bool mapping;          /* a stamp waits for the fetch after it */
+    bool ticks;            /* its source's clock is ticked while it runs
+                              (decided at the start: a clock that varies) */
+    struct wl_stats said;  /* the same repeats by the source's own clock */
+    double rate, rate_err; /* the source's seconds per real second over the
+                              measured repeats (1 on this host); NaN */
+    double real_s, said_s; /* the measured repeats' length: real, and by
+                              the source's clock */
+    double run_real_s;     /* the whole run (start to end, its set-up and
+                              the gaps between repeats too), real; NaN */
+    /* The host's own view of the run, independent of any stamp: started
+     * by the store made between store_t[0] and store_t[1] (host
+     * monotonic), ended after the fetch begun at ran_t (the last that
+     * showed it running) and before the one that ended at done_t. */
+    double store_t[2], ran_t, done_t;
+    bool bracket_ok;  /* the mapped repeats lie inside that bracket */
+    uint64_t overlap; /* sources (bit per index) that ran a workload while
+                         this one ran here */
+    struct job_stamps *stamps; /* a guest's, from its first start */
     /* The last finished repeat's extra figures (sched's fairness table,
      * sleep's overshoots; a guest's come through pmdaparallax), and on this
      * host the rest of that result too; nextra 0 if none. */
@@ -68,6 +111,15 @@ void jobs_set_done(struct jobs *j, int src, int w, const struct wl_stats *st);
  * reason in err (nothing was started). */
 int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
                size_t errlen);
+
+/* Starts workload w on source src alone (batch mode: one source at a
+ * time). 0, or -1 with the reason in err. */
+int jobs_start_one(struct jobs *j, const struct session *s, int w, int src,
+                   char *err, size_t errlen);
+
+/* True while a guest run's stamps wait for the fetch after them (its
+ * real-time figures are not final yet). */
+bool jobs_settling(const struct jobs *j);
 
 /* Marks workload w failed on source src with `note`: a run that could not
  * start there (batch mode: a guest that is down). A live run is left
@@ -113,6 +165,19 @@ const struct job_cell *jobs_cell(const struct jobs *j, int src, int w);
 /* The figure a cell shows: the live figure while running, else the median
  * of the last run's repeats; NaN when there is none. */
 double jobs_figure(const struct job_cell *c);
+
+/* True when the last run was stopped before its repeats were done (`x`):
+ * its figures are partial and stay out of the index. */
+bool jobs_partial(const struct job_cell *c);
+
+/* True when the source's clock over the cell's run differed from real
+ * time by more than the measurement's own error. */
+bool jobs_divergent(const struct job_cell *c);
+
+/* The source's figure over the real one (the median of each): 2.75 for a
+ * guest whose clock gave 0.36 s per real second on a throughput, 0.36 on
+ * a latency; NaN when not known. */
+double jobs_divergence(const struct job_cell *c);
 
 /* Stops everything and frees the runs and cells. */
 void jobs_free(struct jobs *j);

@@ -21,6 +21,8 @@ void model_init(struct source_model *m, const char *name, const char *target)
     snprintf(m->target, sizeof(m->target), "%s", target ? target : "");
     m->state = SRC_CONNECTING;
     clock_model_init(&m->clock);
+    time_map_init(&m->tmap);
+    m->rates = (struct time_rates){.lo = NAN, .hi = NAN};
     for (int i = 0; i < METRIC_COUNT; i++)
         m->value[i] = NAN;
 }
@@ -75,6 +77,37 @@ static void make_safe(struct source_model *m)
         at += (int)strlen(safe_text_lines(m->prev.extras + at)) + 1;
 }
 
+/* Where the robust fit has no answer yet (a short batch), a coarse one
+ * from the time map: the rate from the oldest fetch kept to the newest,
+ * the offset of the newest, both within their round trips' bounds. Where
+ * the rate was seen to vary, drift and its error span the rates seen,
+ * not one rate with a tight error. */
+static void clock_stand_in(struct source_model *m, const struct sample *s)
+{
+    struct clock_fit f;
+    clock_model_fit(&m->clock, &f);
+    const struct time_rates *r = &m->rates;
+    if ((f.ok && !r->unsteady) || !r->all.ok)
+        return;
+    double rate = r->all.rate, err = r->all.err;
+    if (r->unsteady) {
+        rate = (r->lo + r->hi) / 2;
+        err = fmax(err, (r->hi - r->lo) / 2);
+    }
+    if (!f.ok) {
+        f = (struct clock_fit){.ok = true, .coarse = true, .n_used = 2};
+        f.offset = s->t_source - s->t_real;
+        f.offset_err = fabs(rate) * (s->t_after - s->t_before) / 2 + 1e-6;
+    }
+    f.unsteady = r->unsteady;
+    if (r->unsteady) /* the newest fetch's own offset, not the line's */
+        f.offset_err =
+            fmax(f.offset_err, fabs(f.offset - (s->t_source - s->t_real)));
+    f.drift_ppm = (rate - 1) * 1e6;
+    f.drift_err_ppm = err * 1e6;
+    clock_model_set_fit(&m->clock, &f);
+}
+
 void model_update(struct source_model *m, const struct sample *s)
 {
     m->updates++;
@@ -113,9 +146,16 @@ void model_update(struct source_model *m, const struct sample *s)
     }
     if (s->probe.count)
         m->probe = s->probe;
-    if (isfinite(s->t_source) && isfinite(s->t_real))
+    if (isfinite(s->t_source) && isfinite(s->t_real)) {
         clock_model_add(&m->clock, s->t_before, s->t_after, s->t_real,
                         s->t_source);
+        for (int i = 0; i < s->nticks; i++) /* older than the sample */
+            time_map_add(&m->tmap, s->tick[i].t_before, s->tick[i].t_after,
+                         s->tick[i].t_source);
+        time_map_add(&m->tmap, s->t_before, s->t_after, s->t_source);
+        time_map_rates(&m->tmap, &m->rates);
+        clock_stand_in(m, s);
+    }
     m->njobs = s->njobs;
     memcpy(m->job, s->job, sizeof(s->job[0]) * (size_t)s->njobs);
     m->prev = *s; /* a few KB, once per sample and source */
@@ -128,10 +168,15 @@ bool model_is_stale(const struct source_model *m, double now, double interval)
     return m->state == SRC_LIVE && now - m->last_ok > 2.5 * interval;
 }
 
+const char *model_pool_text(const struct source_model *m, int at)
+{
+    if (at < 0 || at >= m->prev.extras_len)
+        return "";
+    return m->prev.extras + at;
+}
+
 const char *model_job_extras(const struct source_model *m,
                              const struct pmda_job *job)
 {
-    if (job->extras_at < 0 || job->extras_at >= m->prev.extras_len)
-        return "";
-    return m->prev.extras + job->extras_at;
+    return model_pool_text(m, job->extras_at);
 }

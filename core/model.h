@@ -10,6 +10,7 @@
 #include "core/history.h"
 #include "core/metrics.h"
 #include "core/sample.h"
+#include "core/time_map.h"
 
 enum source_state {
     SRC_CONNECTING, /* no sample yet */
@@ -36,6 +37,8 @@ struct source_model {
     double value[METRIC_COUNT]; /* shown figures, NaN = n/a */
     struct probe_sample probe;  /* the newest clock probe, by its clocks */
     struct clock_model clock;   /* its clock against the host's */
+    struct time_map tmap;       /* ... piece by piece, from every fetch */
+    struct time_rates rates;    /* the rates tmap has seen */
     int njobs;                  /* the guest's workloads (pmdaparallax) */
     struct pmda_job job[SAMPLE_MAX_JOBS];
     unsigned stores_seen; /* store results folded in so far */
@@ -55,6 +58,10 @@ bool model_is_stale(const struct source_model *m, double now, double interval);
  * m->job; "" when none. */
 const char *model_job_extras(const struct source_model *m,
                              const struct pmda_job *job);
+
+/* The extras pool's text at `at` of the last good sample (a job's
+ * extras or repeat log); "" when at < 0 or out of the pool. */
+const char *model_pool_text(const struct source_model *m, int at);
 
 /* Folds one sample into m: figures, state and history. */
 void model_update(struct source_model *m, const struct sample *s);

@@ -23,6 +23,19 @@ bool ratio_judged(enum ratio_orientation ro)
     return ro == RO_HIGHER_WORSE || ro == RO_LOWER_WORSE;
 }
 
+bool ratio_interval(double g_lo, double g_hi, double h_lo, double h_hi,
+                    enum ratio_orientation ro, double *lo, double *hi)
+{
+    double a = ratio_oriented(g_lo, h_hi, ro),
+           b = ratio_oriented(g_hi, h_lo, ro);
+    *lo = *hi = NAN;
+    if (!usable(a) || !usable(b))
+        return false;
+    *lo = fmin(a, b);
+    *hi = fmax(a, b);
+    return true;
+}
+
 double ratio_geomean(const double *r, int n)
 {
     double logsum = 0;

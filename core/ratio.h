@@ -16,6 +16,12 @@ double ratio_oriented(double guest, double host, enum ratio_orientation ro);
  * busier. */
 bool ratio_judged(enum ratio_orientation ro);
 
+/* The interval of the oriented ratio of a guest figure in [g_lo, g_hi]
+ * to a host figure in [h_lo, h_hi]: its lowest and highest value over
+ * both intervals. False (lo, hi NaN) when either bound is unusable. */
+bool ratio_interval(double g_lo, double g_hi, double h_lo, double h_hi,
+                    enum ratio_orientation ro, double *lo, double *hi);
+
 /* The geometric mean of the finite, positive ratios among r[0..n-1];
  * NaN when there are none. */
 double ratio_geomean(const double *r, int n);

@@ -27,7 +27,8 @@ struct source_info {
 
 #define SAMPLE_MAX_JOBS   64
 #define SAMPLE_MAX_STORES 8
-#define SAMPLE_EXTRAS_MAX 4096 /* the extras text of every guest workload */
+/* the extras texts and repeat logs of every guest workload */
+#define SAMPLE_EXTRAS_MAX 8192
 
 /* A workload as pmdaparallax reports it from a guest (parallax.workload.*,
  * one instance per catalogue name). */
@@ -41,8 +42,12 @@ struct pmda_job {
     /* parallax.workload.stats.*, NaN when n is 0 */
     double median, min, max, mean, ci_lo, ci_hi;
     char error[96];
-    int extras_at; /* its extras text in sample.extras, or -1 when none */
-    struct wl_lanes lanes; /* parallax.workload.lanes: sched's tasks */
+    int extras_at;  /* its extras text in sample.extras, or -1 when none */
+    int log_at;     /* its repeat log (workloads/repeat_log.h) there, or -1 */
+    bool has_times; /* the agent gives repeat logs (an older one does not) */
+    double run_start, run_end; /* the run's start and end by the guest's
+                                  clock, s since the epoch; NaN */
+    struct wl_lanes lanes;     /* parallax.workload.lanes: sched's tasks */
 };
 
 /* The newest clock probe of a source (pmdaparallax's parallax.clock.*, or
@@ -51,13 +56,26 @@ struct probe_sample {
     unsigned long count; /* probes taken; 0: none yet */
     double sleep_req, sleep_took;
     double spin_wall, spin_cpu;
+    double spin_waited;        /* waited for a CPU meanwhile; NaN: unknown */
+    double sleep_t0, sleep_t1; /* the sleep's start and end by the source's
+                                  CLOCK_REALTIME; NaN from an older agent */
+};
+
+#define SAMPLE_MAX_TICKS 64 /* clock ticks between two samples */
+
+/* A clock tick: a one-metric fetch a sampler makes between its samples
+ * while a guest run is watched, for its timestamp (sampler_watch). */
+struct clock_tick {
+    double t_before, t_after; /* host CLOCK_MONOTONIC around it */
+    double t_source;          /* the source's stamp of it, epoch s */
 };
 
 /* The outcome of a store a sampler made for the main loop. */
 struct store_result {
-    unsigned id;   /* as returned by sampler_store */
-    int status;    /* 0, or a negative PCP error code */
-    char msg[256]; /* why it was refused, and the fix */
+    unsigned id;              /* as returned by sampler_store */
+    int status;               /* 0, or a negative PCP error code */
+    double t_before, t_after; /* host CLOCK_MONOTONIC around the store */
+    char msg[256];            /* why it was refused, and the fix */
 };
 
 struct sample {
@@ -81,6 +99,8 @@ struct sample {
      * pool, as few workloads have any */
     int extras_len;
     char extras[SAMPLE_EXTRAS_MAX];
+    int nticks; /* clock ticks since the previous sample, oldest first */
+    struct clock_tick tick[SAMPLE_MAX_TICKS];
     int nstores; /* stores done since the previous sample */
     struct store_result store[SAMPLE_MAX_STORES];
 };

@@ -103,6 +103,12 @@ unsigned session_store(const struct session *s, int src, const char *name,
     return sampler_store(s->sampler[src], name, value);
 }
 
+void session_watch(const struct session *s, int src, bool on)
+{
+    if (src > 0 && src < s->nsrc && s->sampler[src])
+        sampler_watch(s->sampler[src], on);
+}
+
 int session_fd(const struct session *s)
 {
     return s->wake[0];

@@ -47,6 +47,10 @@ int session_add(struct session *s, const struct source_spec *guest, char *err,
 unsigned session_store(const struct session *s, int src, const char *name,
                        const char *value);
 
+/* Has source src's sampler tick its clock between samples (on) or not:
+ * while a guest run is live or its stamps wait to be mapped. */
+void session_watch(const struct session *s, int src, bool on);
+
 /* The descriptor to poll for "a sample arrived". */
 int session_fd(const struct session *s);
 

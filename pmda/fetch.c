@@ -152,6 +152,10 @@ static int singular_value(int id, pmAtomValue *atom)
                          p->spin_wall > 0 ? p->spin_cpu / p->spin_wall : NAN);
     case M_CLK_CPU_WAITED:
         return probe_dbl(atom, p->spin_waited);
+    case M_CLK_SLEEP_START:
+        return probe_dbl(atom, p->sleep_t0);
+    case M_CLK_SLEEP_END:
+        return probe_dbl(atom, p->sleep_t1);
     case M_SYS_TOTAL:
         return syscalls_total(atom);
     case M_SYS_STATUS:
@@ -232,6 +236,12 @@ static int run_value(int id, const struct run_view *v, pmAtomValue *atom)
         return str(atom, v->error);
     case M_WL_EXTRAS:
         return str(atom, v->extras);
+    case M_WL_RUN_START:
+        return v->runs ? dbl(atom, v->run_start) : PMDA_FETCH_NOVALUES;
+    case M_WL_RUN_END:
+        return dbl(atom, v->run_end);
+    case M_WL_REPEAT_LOG:
+        return str(atom, v->repeat_log);
     case M_WL_LANES:
         return str(atom, lanes_text(&v->lanes));
     case M_ST_N:
@@ -248,6 +258,12 @@ static int run_value(int id, const struct run_view *v, pmAtomValue *atom)
         return dbl(atom, s->mean - s->ci95);
     case M_ST_CI_HI:
         return dbl(atom, s->mean + s->ci95);
+    case M_ST_MED_LO:
+        return dbl(atom, s->med_lo);
+    case M_ST_MED_HI:
+        return dbl(atom, s->med_hi);
+    case M_ST_MED_COVER:
+        return dbl(atom, s->med_cover);
     default:
         return PM_ERR_PMID;
     }

@@ -68,6 +68,12 @@ enum cluster {
       "workload.error")                                                        \
     X(WL_EXTRAS, CL_WORKLOAD, 12, STRING, I_WL, DISCRETE, NONE,                \
       "workload.extras")                                                       \
+    X(WL_RUN_START, CL_WORKLOAD, 13, DOUBLE, I_WL, DISCRETE, SEC,              \
+      "workload.run_start")                                                    \
+    X(WL_RUN_END, CL_WORKLOAD, 14, DOUBLE, I_WL, DISCRETE, SEC,                \
+      "workload.run_end")                                                      \
+    X(WL_REPEAT_LOG, CL_WORKLOAD, 15, STRING, I_WL, INSTANT, NONE,             \
+      "workload.repeat_log")                                                   \
     X(WL_LANES, CL_WORKLOAD, 16, STRING, I_WL, INSTANT, NONE,                  \
       "workload.lanes")                                                        \
     X(ST_N, CL_STATS, 0, U32, I_WL, INSTANT, NONE, "workload.stats.n")         \
@@ -81,6 +87,12 @@ enum cluster {
       "workload.stats.ci95_lo")                                                \
     X(ST_CI_HI, CL_STATS, 6, DOUBLE, I_WL, INSTANT, NONE,                      \
       "workload.stats.ci95_hi")                                                \
+    X(ST_MED_LO, CL_STATS, 7, DOUBLE, I_WL, INSTANT, NONE,                     \
+      "workload.stats.median_lo")                                              \
+    X(ST_MED_HI, CL_STATS, 8, DOUBLE, I_WL, INSTANT, NONE,                     \
+      "workload.stats.median_hi")                                              \
+    X(ST_MED_COVER, CL_STATS, 9, DOUBLE, I_WL, INSTANT, NONE,                  \
+      "workload.stats.median_cover")                                           \
     X(CLK_PROBES, CL_CLOCK, 0, U64, I_NULL, COUNTER, COUNT, "clock.probes")    \
     X(CLK_SLEEP_REQ, CL_CLOCK, 1, DOUBLE, I_NULL, INSTANT, SEC,                \
       "clock.sleep.requested")                                                 \
@@ -96,6 +108,10 @@ enum cluster {
       "clock.cpu.ratio")                                                       \
     X(CLK_CPU_WAITED, CL_CLOCK, 7, DOUBLE, I_NULL, INSTANT, SEC,               \
       "clock.cpu.waited")                                                      \
+    X(CLK_SLEEP_START, CL_CLOCK, 8, DOUBLE, I_NULL, INSTANT, SEC,              \
+      "clock.sleep.start")                                                     \
+    X(CLK_SLEEP_END, CL_CLOCK, 9, DOUBLE, I_NULL, INSTANT, SEC,                \
+      "clock.sleep.end")                                                       \
     X(SYS_TOTAL, CL_SYSCALLS, 0, U64, I_NULL, COUNTER, COUNT,                  \
       "syscalls.total")                                                        \
     X(SYS_STATUS, CL_SYSCALLS, 1, STRING, I_NULL, INSTANT, NONE,               \

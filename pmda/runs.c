@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "workloads/extras.h"
+#include "workloads/meter.h"
 #include "workloads/registry.h"
+#include "workloads/repeat_log.h"
 #include "workloads/runner.h"
 
 #define POLL_STOPPING_MS 20   /* a stop escalates after WL_RUN_STOP_GRACE_MS */
@@ -24,6 +26,8 @@ struct slot {
     /* the extras of the last finished repeat, formatted once per result */
     const struct wl_result *extras_of;
     char extras[WL_EXTRAS_TEXT_MAX];
+    double started, ended; /* CLOCK_REALTIME of the run's start and end */
+    char *log;             /* repeat_log, RUNS_LOG_MAX; from the first run */
 };
 
 struct runs {
@@ -85,9 +89,16 @@ int runs_start(struct runs *rs, const struct start_req *req, char *err,
                  rs->max_live);
         return -1;
     }
+    if (!s->log && !(s->log = malloc(RUNS_LOG_MAX))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    double started = wl_realtime();
     struct wl_run *r = wl_run_start(req->w, req->param, &req->opt, err, errlen);
     if (!r)
         return -1;
+    s->started = started;
+    s->ended = NAN;
     wl_run_free(s->run); /* the last run has ended: this does not block */
     s->run = r;
     s->extras_of = NULL; /* the old results are gone */
@@ -133,8 +144,10 @@ void runs_poll(struct runs *rs)
 {
     for (int i = 0; i < rs->nslots; i++) {
         struct slot *s = &rs->slot[i];
-        if (live(s) && wl_run_state_final(wl_run_poll(s->run)))
+        if (live(s) && wl_run_state_final(wl_run_poll(s->run))) {
+            s->ended = wl_realtime();
             log_end(rs, s);
+        }
     }
 }
 
@@ -261,8 +274,14 @@ void runs_view(struct runs *rs, int i, struct run_view *v)
                            .args = s->args,
                            .error = ""};
     stats_compute(NULL, 0, &v->stats);
-    if (s->run)
+    v->run_start = s->run ? s->started : NAN;
+    v->run_end = s->run && !live(s) ? s->ended : NAN;
+    v->repeat_log = "";
+    if (s->run) {
         view_run(s->run, v);
+        repeat_log_format(s->run, s->log, RUNS_LOG_MAX);
+        v->repeat_log = s->log;
+    }
     v->extras = slot_extras(s, v->nresults);
 }
 
@@ -282,7 +301,9 @@ void runs_free(struct runs *rs)
     if (!rs)
         return;
     runs_stop_all(rs);
-    for (int i = 0; i < rs->nslots; i++)
+    for (int i = 0; i < rs->nslots; i++) {
         wl_run_free(rs->slot[i].run);
+        free(rs->slot[i].log);
+    }
     free(rs);
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "pmda/control.h"
+#include "workloads/repeat_log.h"
 #include "workloads/stats.h"
 
 #define RUNS_MAX_LIVE 64 /* the most -m accepts */
@@ -31,6 +32,9 @@ struct run_view {
     const char *args;       /* how the run was started; "" before any */
     const char *error;      /* why it failed; "" otherwise */
     const char *extras;     /* the last finished repeat's, extras.h */
+    double run_start;       /* CLOCK_REALTIME at the start; NaN before */
+    double run_end;         /* ... at the end seen; NaN while it runs */
+    const char *repeat_log; /* workloads/repeat_log.h */
     struct wl_lanes lanes;  /* its tasks side by side (sched's jN) */
 };
 
@@ -65,6 +69,10 @@ int runs_pollfds(const struct runs *rs, struct pollfd *pfd, int max);
 
 /* How soon runs_poll must run again, in ms; -1 when nothing is live. */
 int runs_timeout_ms(const struct runs *rs);
+
+/* Longest repeat_log: a line per repeat the control metric allows, and
+ * the one in progress. */
+#define RUNS_LOG_MAX ((CONTROL_MAX_REPEATS + 1) * REPEAT_LOG_LINE + 1)
 
 /* The view of slot i (catalogue index). */
 void runs_view(struct runs *rs, int i, struct run_view *v);

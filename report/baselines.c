@@ -35,7 +35,10 @@ static void set_figures(struct jobs *j, int src, const struct baseline *b)
                               .max = bw->max,
                               .mean = bw->mean,
                               .sd = NAN,
-                              .ci95 = bw->ci95};
+                              .ci95 = bw->ci95,
+                              .med_lo = bw->med_lo,
+                              .med_hi = bw->med_hi,
+                              .med_cover = bw->med_cover};
         jobs_set_done(j, src, w, &st);
     }
 }

@@ -1,6 +1,7 @@
 /* See report_common.h. */
 #include "report/report_common.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *report_state_name(enum source_state st)
@@ -42,6 +43,38 @@ const struct wl_result *report_fairness(const struct jobs *j)
             return &c->last;
     }
     return NULL;
+}
+
+void report_placement(const struct job_cell *c, char *buf, size_t n)
+{
+    static const char *const names[] = {"any", "same", "split"};
+    const char *p =
+        c->placement >= 0 && c->placement <= 2 ? names[c->placement] : "?";
+    if (c->cpu >= 0)
+        snprintf(buf, n, "%s@cpu%d", p, c->cpu);
+    else
+        snprintf(buf, n, "%s", p);
+}
+
+void report_taken(const struct session *s, const struct job_cell *c, char *buf,
+                  size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n, "%s", c->overlap ? "with" : "alone");
+    for (int src = 0; src < s->nsrc && src < 64 && used < n; src++)
+        if (c->overlap & ((uint64_t)1 << src))
+            used += (size_t)snprintf(buf + used, n - used, "%s%s",
+                                     used > 4 ? "," : " ", s->model[src].name);
+}
+
+int report_overlapped(const struct session *s, const struct jobs *j)
+{
+    int k = 0;
+    for (int w = 0; w < j->nwl; w++)
+        for (int src = 0; src < s->nsrc; src++) {
+            const struct job_cell *c = jobs_cell(j, src, w);
+            k += c->overlap && c->stats.n > 0;
+        }
+    return k;
 }
 
 const char *report_clocksource(const struct report_meta *meta, int src)

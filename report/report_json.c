@@ -50,10 +50,11 @@ static json_t *probe_json(const struct probe_sample *p)
 {
     if (!p->count)
         return json_null();
-    return json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)p->count,
-                     "sleep_req_s", num(p->sleep_req), "sleep_took_s",
-                     num(p->sleep_took), "spin_wall_s", num(p->spin_wall),
-                     "spin_cpu_s", num(p->spin_cpu));
+    return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "count",
+                     (json_int_t)p->count, "sleep_req_s", num(p->sleep_req),
+                     "sleep_took_s", num(p->sleep_took), "spin_wall_s",
+                     num(p->spin_wall), "spin_cpu_s", num(p->spin_cpu),
+                     "spin_waited_s", num(p->spin_waited));
 }
 
 /* The sleep workload's sleeps on src: requested, took by its clock, and
@@ -86,6 +87,15 @@ static json_t *faults_json(const struct session *s, int src)
     return a;
 }
 
+/* Where the probe's spin's wall time went (view_billed_split). */
+static json_t *billed_json(const struct source_model *m)
+{
+    struct billed_split b;
+    view_billed_split(m, &b);
+    return json_pack("{s:o, s:o, s:o}", "ran", num(b.ran), "waited",
+                     num(b.waited), "lost", num(b.lost));
+}
+
 static json_t *time_json(const struct session *s, const struct jobs *j, int src)
 {
     const struct source_model *m = &s->model[src];
@@ -95,9 +105,7 @@ static json_t *time_json(const struct session *s, const struct jobs *j, int src)
     double billed = m->probe.count && m->probe.spin_wall > 0
                         ? m->probe.spin_cpu / m->probe.spin_wall
                         : NAN;
-    double host_saw = m->probe.count && fit
-                          ? clock_model_host_duration(&f, m->probe.sleep_took)
-                          : NAN;
+    double host_err, host_saw = view_probe_host_saw(m, src == 0, &host_err);
     json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                           "offset_s", num(fit ? f.offset : NAN), "offset_err_s",
                           num(fit ? f.offset_err : NAN), "drift_ppm",
@@ -112,6 +120,18 @@ static json_t *time_json(const struct session *s, const struct jobs *j, int src)
     if (o) {
         json_object_set_new(o, "sleep_workload", sleeps_json(s, j, src));
         json_object_set_new(o, "faults", faults_json(s, src));
+        json_object_set_new(o, "billed_split", billed_json(m));
+        json_object_set_new(o, "sleep_host_err_s", num(host_err));
+    }
+    if (o && src > 0) {
+        const struct time_rates *r = &m->rates;
+        json_object_set_new(
+            o, "rate",
+            json_pack("{s:o, s:o, s:o, s:o, s:b, s:b}", "recent",
+                      num(r->recent.ok ? r->recent.rate : NAN), "recent_err",
+                      num(r->recent.ok ? r->recent.err : NAN), "lo", num(r->lo),
+                      "hi", num(r->hi), "unsteady", r->unsteady, "coarse_fit",
+                      fit && f.coarse));
     }
     return o;
 }
@@ -126,7 +146,54 @@ static json_t *extras_json(const struct wl_result *r)
     return a;
 }
 
-static json_t *job_json(const struct jobs *j, int src, int w)
+/* The median's interval, how the figures relate to real time, and how
+ * the run was taken (docs/reports.md). */
+static void add_real_time(json_t *o, const struct session *s,
+                          const struct jobs *j, int src, int w)
+{
+    const struct job_cell *c = jobs_cell(j, src, w);
+    const struct wl_stats *st = &c->stats, *said = &c->said;
+    int flags = view_job_flags(j, src, w);
+    char where[32];
+    report_placement(c, where, sizeof(where));
+    json_t *with = json_array();
+    for (int k = 0; k < s->nsrc && k < 64; k++)
+        if (c->overlap & ((uint64_t)1 << k))
+            json_array_append_new(with, json_string(s->model[k].name));
+    json_object_set_new(o, "median_lo", num(st->med_lo));
+    json_object_set_new(o, "median_hi", num(st->med_hi));
+    json_object_set_new(o, "median_cover", num(st->med_cover));
+    json_object_set_new(o, "interval", json_string("order-statistic"));
+    json_object_set_new(o, "noisy", json_boolean(flags & VJ_NOISY));
+    json_object_set_new(o, "partial", json_boolean(flags & VJ_PARTIAL));
+    json_object_set_new(o, "basis", json_string(c->real ? "real" : "reported"));
+    json_object_set_new(o, "reported",
+                        json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "n",
+                                  said->n, "median", num(said->median),
+                                  "median_lo", num(said->med_lo), "median_hi",
+                                  num(said->med_hi), "min", num(said->min),
+                                  "max", num(said->max)));
+    json_object_set_new(o, "clock_rate", num(c->rate));
+    json_object_set_new(o, "clock_rate_err", num(c->rate_err));
+    json_object_set_new(o, "divergence", num(jobs_divergence(c)));
+    json_object_set_new(o, "divergent", json_boolean(flags & VJ_DIVERGENT));
+    json_object_set_new(o, "real_s", num(c->real_s));
+    json_object_set_new(o, "said_s", num(c->said_s));
+    json_object_set_new(o, "run_real_s", num(c->run_real_s));
+    bool bracket =
+        isfinite(c->store_t[1]) && isfinite(c->ran_t) && isfinite(c->done_t);
+    json_object_set_new(o, "host_bracket_s",
+                        bracket
+                            ? json_pack("[o, o]", num(c->ran_t - c->store_t[1]),
+                                        num(c->done_t - c->store_t[0]))
+                            : json_null());
+    json_object_set_new(o, "bracket_ok", json_boolean(c->bracket_ok));
+    json_object_set_new(o, "overlapped_with", with);
+    json_object_set_new(o, "placement", json_string(where));
+}
+
+static json_t *job_json(const struct session *s, const struct jobs *j, int src,
+                        int w)
 {
     const struct job_cell *c = jobs_cell(j, src, w);
     const struct wl_stats *st = &c->stats;
@@ -135,8 +202,15 @@ static json_t *job_json(const struct jobs *j, int src, int w)
         report_job_state_name(c->state), "n", st->n, "median", num(st->median),
         "ci95", num(st->ci95), "min", num(st->min), "max", num(st->max), "mean",
         num(st->mean), "note", c->state == JOB_FAILED ? c->note : "");
-    if (o && src > 0)
+    if (o)
+        add_real_time(o, s, j, src, w);
+    if (o && src > 0) {
+        double lo, hi;
+        bool ok = view_job_ratio_interval(j, src, w, &lo, &hi);
         json_object_set_new(o, "ratio", num(view_job_ratio(j, src, w)));
+        json_object_set_new(o, "ratio_lo", num(ok ? lo : NAN));
+        json_object_set_new(o, "ratio_hi", num(ok ? hi : NAN));
+    }
     if (o && c->last.nextra > 0)
         json_object_set_new(o, "extras", extras_json(&c->last));
     return o;
@@ -155,10 +229,15 @@ static json_t *source_json(const struct session *s, const struct jobs *j,
     json_t *wl = json_object();
     for (int w = 0; w < j->nwl; w++)
         if (report_wl_ran(j, s->nsrc, w))
-            json_object_set_new(wl, j->wl[w]->name, job_json(j, src, w));
+            json_object_set_new(wl, j->wl[w]->name, job_json(s, j, src, w));
     json_object_set_new(o, "workloads", wl);
-    if (src > 0)
+    if (src > 0) {
+        double lo, hi;
+        bool ok = view_job_index_interval(j, src, &lo, &hi);
         json_object_set_new(o, "index", num(view_job_index(j, src)));
+        json_object_set_new(o, "index_lo", num(ok ? lo : NAN));
+        json_object_set_new(o, "index_hi", num(ok ? hi : NAN));
+    }
     return o;
 }
 
@@ -195,12 +274,12 @@ static json_t *report_json(const struct session *s, const struct jobs *j,
     json_t *sources = json_array();
     for (int src = 0; src < s->nsrc; src++)
         json_array_append_new(sources, source_json(s, j, meta, src));
-    return json_pack("{s:s, s:i, s:s, s:s, s:I, s:f, s:o, s:o, s:o}", "format",
-                     REPORT_FORMAT, "version", REPORT_VERSION, "parallax",
-                     PARALLAX_VERSION, "date", date, "epoch",
-                     (json_int_t)meta->when, "interval", s->interval,
-                     "workloads", catalogue_json(s, j), "sources", sources,
-                     "fairness", fairness_json(j));
+    return json_pack(
+        "{s:s, s:i, s:s, s:s, s:I, s:f, s:i, s:o, s:o, s:o}", "format",
+        REPORT_FORMAT, "version", REPORT_VERSION, "parallax", PARALLAX_VERSION,
+        "date", date, "epoch", (json_int_t)meta->when, "interval", s->interval,
+        "runs_shared", report_overlapped(s, j), "workloads",
+        catalogue_json(s, j), "sources", sources, "fairness", fairness_json(j));
 }
 
 int report_json_write(FILE *f, const struct session *s, const struct jobs *j,

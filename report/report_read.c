@@ -226,7 +226,13 @@ static int read_workloads(const json_t *root, const json_t *src,
             !get_num_in(ci, 0, FIGURE_MAX, &bw->ci95) ||
             !get_num_in(json_object_get(w, "min"), 0, FIGURE_MAX, &bw->min) ||
             !get_num_in(json_object_get(w, "max"), 0, FIGURE_MAX, &bw->max) ||
-            !get_num_in(json_object_get(w, "mean"), 0, FIGURE_MAX, &bw->mean))
+            !get_num_in(json_object_get(w, "mean"), 0, FIGURE_MAX, &bw->mean) ||
+            !get_num_in(json_object_get(w, "median_lo"), 0, FIGURE_MAX,
+                        &bw->med_lo) ||
+            !get_num_in(json_object_get(w, "median_hi"), 0, FIGURE_MAX,
+                        &bw->med_hi) ||
+            !get_num_in(json_object_get(w, "median_cover"), 0, 1,
+                        &bw->med_cover))
             return fail(err, errlen, path,
                         "damaged report: workload %.32s: n is not 0 to %d, or "
                         "a figure is not a number from 0 (the median above "

@@ -22,6 +22,9 @@ struct baseline_wl {
     double median; /* NaN when the report had none */
     double min, max, mean;
     double ci95; /* half-width of the 95% interval, NaN when n < 2 */
+    /* the median's interval and its coverage; NaN from a report older
+     * than them */
+    double med_lo, med_hi, med_cover;
 };
 
 struct baseline {

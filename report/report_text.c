@@ -39,6 +39,18 @@ static void print_header(FILE *f, const struct session *s,
     fprintf(f, "sources:   %d\n", s->nsrc);
 }
 
+/* Whether figures were taken while other sources ran workloads. */
+static void print_overlap(FILE *f, const struct session *s,
+                          const struct jobs *j)
+{
+    int k = report_overlapped(s, j);
+    if (k == 0)
+        fprintf(f, "runs:      each alone (no other source ran meanwhile)\n");
+    else
+        fprintf(f, "runs:      %d shared with other sources' runs (TIMING)\n",
+                k);
+}
+
 /* What a source reads; a long one (a baseline's path) by its file name,
  * whole in a note. */
 static void add_target(struct rtable *t, const char *target)
@@ -123,49 +135,165 @@ static void add_num(struct rtable *t, const char *prefix, int prec, double v)
     rtable_add(t, "%s%s", prefix, buf);
 }
 
-static void workload_row(struct rtable *t, const struct jobs *j, int src,
-                         const char *name, int w)
+/* "212..236": the median's interval, or "-". Never with an exponent. */
+static void add_interval(struct rtable *t, const struct wl_stats *st)
+{
+    char lo[32], hi[32];
+    if (!isfinite(st->med_lo)) {
+        rtable_add(t, "-");
+        return;
+    }
+    snprintf(lo, sizeof(lo), "%.4g", st->med_lo);
+    snprintf(hi, sizeof(hi), "%.4g", st->med_hi);
+    if (strchr(lo, 'e') || strchr(hi, 'e')) {
+        snprintf(lo, sizeof(lo), "%.0f", st->med_lo);
+        snprintf(hi, sizeof(hi), "%.0f", st->med_hi);
+    }
+    rtable_add(t, "%s..%s", lo, hi);
+}
+
+/* "0.91..1.05", the interval of a ratio, or "-". */
+static void add_ratio_interval(struct rtable *t, bool ok, double lo, double hi)
+{
+    char a[32], b[32];
+    if (!ok) {
+        rtable_add(t, "-");
+        return;
+    }
+    view_ratio_text(lo, VR_JUDGED, a, sizeof(a));
+    view_ratio_text(hi, VR_JUDGED, b, sizeof(b));
+    rtable_add(t, "%s..%s", a + strspn(a, " "), b + strspn(b, " "));
+}
+
+/* Prints t, or `none` when it has no rows below its header; frees it. */
+static void print_or_say(FILE *f, struct rtable *t, int rows, const char *none)
+{
+    if (rows)
+        rtable_print(f, t);
+    else
+        fprintf(f, "%s\n", none);
+    rtable_free(t);
+}
+
+/* A table's header row. */
+static void add_heads(struct rtable *t, const char *const *head, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        rtable_add(t, "%s", head[i]);
+}
+
+/* The cell's marks in words, those of `mask` only. */
+static void marks_text(const struct jobs *j, int src, int w, int mask,
+                       char *buf, size_t n)
+{
+    view_job_marks(view_job_flags(j, src, w) & mask, true, buf, n);
+}
+
+static void workload_row(struct rtable *t, const struct session *s,
+                         const struct jobs *j, int src, int w)
 {
     const struct job_cell *c = jobs_cell(j, src, w);
+    char marks[96];
     rtable_add(t, "%s", src == 0 ? j->wl[w]->name : "");
     rtable_add(t, "%s", src == 0 ? j->wl[w]->unit : "");
-    rtable_add(t, "%s", name);
+    rtable_add(t, "%s", s->model[src].name);
     rtable_add(t, "%s", report_job_state_name(c->state));
     rtable_add(t, "%d", c->stats.n);
     add_num(t, "", 4, c->stats.median);
-    add_num(t, "+-", 2, c->stats.ci95);
+    add_interval(t, &c->stats);
     if (src == 0)
         rtable_add(t, "%s", "");
     else
         add_ratio(t, view_job_ratio(j, src, w), VR_JUDGED);
-    /* why it failed goes under the table: it can be long */
-    rtable_add_noted(t, "", c->state == JOB_FAILED ? c->note : "");
+    /* marks, and why it failed under the table: it can be long */
+    marks_text(j, src, w, VJ_PARTIAL | VJ_REPORTED | VJ_NOISY, marks,
+               sizeof(marks));
+    rtable_add_noted(t, marks, c->state == JOB_FAILED ? c->note : "");
 }
 
 static void print_workloads(FILE *f, const struct session *s,
                             const struct jobs *j)
 {
     heading(f, "WORKLOADS",
-            "median of n repeats, 95% interval of the mean; x host > 1: worse "
-            "in the guest");
+            "median of n repeats in real time (a guest's repeats timed on "
+            "the host's clock, see TIMING); interval: the median's, "
+            "distribution-free (order statistics), covering the true median "
+            "with 75% chance at 3 repeats, 94% at 5, 95% or more from 6; "
+            "x host > 1: worse in the guest; noisy: an interval wider than "
+            "half its median; partial: stopped early, left out of the index; "
+            "reported only: the source's word, not timed");
     struct rtable *t = rtable_new("lllrrrrrl");
-    const char *head[] = {"workload", "unit",   "source", "state", "n",
-                          "median",   "95% ci", "x host", "note"};
-    for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-        rtable_add(t, "%s", head[i]);
+    const char *head[] = {"workload", "unit",     "source", "state", "n",
+                          "median",   "interval", "x host", "note"};
+    add_heads(t, head, sizeof(head) / sizeof(head[0]));
     int rows = 0;
     for (int w = 0; w < j->nwl; w++) {
         if (!report_wl_ran(j, s->nsrc, w))
             continue;
         for (int src = 0; src < s->nsrc; src++)
-            workload_row(t, j, src, s->model[src].name, w);
+            workload_row(t, s, j, src, w);
         rows++;
     }
-    if (rows)
-        rtable_print(f, t);
+    print_or_say(f, t, rows, "(no workload ran)");
+}
+
+static void timing_row(struct rtable *t, const struct session *s,
+                       const struct jobs *j, int src, int w)
+{
+    const struct job_cell *c = jobs_cell(j, src, w);
+    char buf[96];
+    rtable_add(t, "%s", j->wl[w]->name);
+    rtable_add(t, "%s", s->model[src].name);
+    if (src > 0 && c->real) {
+        add_num(t, "", 4, c->said.median);
+        rtable_add(t, "x%.4g+-%.2g", c->rate, c->rate_err);
+    } else {
+        rtable_add(t, "-");
+        rtable_add(t, src == 0 ? "x1" : "-");
+    }
+    add_num(t, "", 4, c->real_s);
+    rtable_add(t, "%s", c->overlap ? "shared" : "alone");
+    report_placement(c, buf, sizeof(buf));
+    rtable_add(t, "%s", buf);
+    marks_text(j, src, w, VJ_UNBRACKETED | VJ_REPORTED, buf, sizeof(buf));
+    double f = jobs_divergence(c);
+    char said[32] = "clock differs"; /* an overshoot below zero: no factor */
+    if (f > 0)
+        snprintf(said, sizeof(said), "said x%.3g", f); /* its figure / real */
+    if (view_job_flags(j, src, w) & VJ_DIVERGENT)
+        rtable_add(t, "%s%s%s", said, buf[0] ? ", " : "", buf);
     else
-        fprintf(f, "(no workload ran)\n");
-    rtable_free(t);
+        rtable_add(t, "%s", buf);
+}
+
+/* How each finished run was timed: the source's own figure and its
+ * clock's rate against real time, how long its repeats really took,
+ * whether it had the CPUs to itself, and where it ran. */
+static void print_timing(FILE *f, const struct session *s, const struct jobs *j)
+{
+    heading(f, "TIMING",
+            "said: the source's own median, by its clock; clock: its "
+            "seconds per real second over the measured repeats, +- the "
+            "error of timing them on the host's clock (each repeat's "
+            "stamps mapped through the fetches around them); real s: "
+            "the repeats' real length; ran: alone, or shared with runs on "
+            "other sources (they compete for CPUs they share); where: any "
+            "CPU, same, split, @cpuN pinned; said xF: its clock differs "
+            "beyond that error, so its own figures do not hold: its median "
+            "is F times the real one");
+    struct rtable *t = rtable_new("llrrrlll");
+    const char *head[] = {"workload", "source", "said",  "clock",
+                          "real s",   "ran",    "where", "note"};
+    add_heads(t, head, sizeof(head) / sizeof(head[0]));
+    int rows = 0;
+    for (int w = 0; w < j->nwl; w++)
+        for (int src = 0; src < s->nsrc; src++)
+            if (jobs_cell(j, src, w)->stats.n > 0 &&
+                !view_is_baseline(&s->model[src])) {
+                timing_row(t, s, j, src, w);
+                rows++;
+            }
+    print_or_say(f, t, rows, "(no run finished a repeat)");
 }
 
 /* "l" then "r" for each guest: the index table's alignment. */
@@ -181,28 +309,47 @@ static void guest_align(char *buf, int nsrc)
 static void print_index(FILE *f, const struct session *s, const struct jobs *j)
 {
     heading(f, "INDEX VALUES",
-            "guest/host ratio per workload (> 1: worse in the guest); final "
-            "score: their geometric mean");
+            "guest/host ratio per workload in real time (> 1: worse in the "
+            "guest) and its interval; final score: their geometric mean, "
+            "without partial runs, and the geometric means of the bounds");
     if (s->nsrc < 2) {
         fprintf(f, "(no guest)\n");
         return;
     }
-    char align[MAX_COLS + 1];
-    guest_align(align, s->nsrc);
+    char align[2 * MAX_COLS + 1];
+    guest_align(align, 2 * s->nsrc - 1);
     struct rtable *t = rtable_new(align);
     rtable_add(t, "workload");
-    for (int g = 1; g < s->nsrc; g++)
+    for (int g = 1; g < s->nsrc; g++) {
         rtable_add(t, "%s", s->model[g].name);
+        rtable_add(t, "interval");
+    }
+    double lo, hi;
     for (int w = 0; w < j->nwl; w++) {
         if (!report_wl_ran(j, s->nsrc, w))
             continue;
         rtable_add(t, "%s", j->wl[w]->name);
-        for (int g = 1; g < s->nsrc; g++)
-            add_ratio(t, view_job_ratio(j, g, w), VR_JUDGED);
+        for (int g = 1; g < s->nsrc; g++) {
+            bool partial = jobs_partial(jobs_cell(j, g, w)) ||
+                           jobs_partial(jobs_cell(j, 0, w));
+            double r = view_job_ratio(j, g, w);
+            if (partial && isfinite(r)) {
+                char buf[32];
+                view_ratio_text(r, VR_JUDGED, buf, sizeof(buf));
+                rtable_add(t, "%s (partial)", buf + strspn(buf, " "));
+            } else {
+                add_ratio(t, r, VR_JUDGED);
+            }
+            bool ok = view_job_ratio_interval(j, g, w, &lo, &hi);
+            add_ratio_interval(t, ok, lo, hi);
+        }
     }
     rtable_add(t, "FINAL SCORE (geo-mean)");
-    for (int g = 1; g < s->nsrc; g++)
+    for (int g = 1; g < s->nsrc; g++) {
         add_ratio(t, view_job_index(j, g), VR_JUDGED);
+        bool ok = view_job_index_interval(j, g, &lo, &hi);
+        add_ratio_interval(t, ok, lo, hi);
+    }
     rtable_print(f, t);
     rtable_free(t);
 }
@@ -310,8 +457,10 @@ int report_text_write(FILE *f, const struct session *s, const struct jobs *j,
                       const struct report_meta *meta)
 {
     print_header(f, s, meta);
+    print_overlap(f, s, j);
     print_sources(f, s, meta);
     print_workloads(f, s, j);
+    print_timing(f, s, j);
     print_index(f, s, j);
     print_counters(f, s);
     print_time(f, s, j);

@@ -118,17 +118,36 @@ tmux_parallax() {
     wait_for 10 has '^CPU user % +[0-9]+\.[0-9]' || { screen; fail "no figures ($*)"; }
 }
 
+# row_ratios NAME NSRC: the guests' ratios on the screen's row of workload
+# NAME, one a line, when it shows a finished figure on each of NSRC sources
+# (host first): a finished cell ends in the interval of its median
+# ("1.10µs..1.31µs"), and each guest's is followed by its ratio. Fails
+# otherwise.
+row_ratios() {
+    screen | awk -v name="$1" -v nsrc="$2" '
+        $1 == name || ($1 == ">" && $2 == name) {
+            n = 0
+            for (i = 1; i <= NF; i++)
+                if ($i ~ /^[<0-9.]+[^ ]*\.\.[0-9.]+/) {
+                    n++
+                    if (n > 1) {
+                        if ($(i + 1) !~ /^<?[0-9.]+$/) exit 1
+                        r[n] = $(i + 1)
+                    }
+                }
+            if (n != nsrc) exit 1
+            for (k = 2; k <= n; k++) print r[k]
+            found = 1
+            exit 0
+        }
+        END { exit !found }'
+}
+
 # workload_figures NAME NSRC: the screen's row of workload NAME shows a
-# figure on each of NSRC sources (host first) and a ratio after every
-# guest's, the run over.
-# A figure cell: "1.630µs ±627ns" (a time carries its unit), or
-# "35.4M loops/s ±0.3M" (another unit comes first in the detail).
-WL_FIG='[0-9.]+[^ ]*( [^ ±0-9][^ ]*)? ±[^ ]+'
+# finished figure on each of NSRC sources (host first) and a ratio after
+# every guest's, the run over.
 workload_figures() {
-    local re i
-    re="^[> ] $1 +$WL_FIG"
-    for ((i = 1; i < $2; i++)); do re="$re +$WL_FIG +[<0-9.]+"; done
-    screen | grep -qE "$re\$"
+    row_ratios "$1" "$2" >/dev/null
 }
 
 # run_workload NAME DOWNS [NSRC [MIN]]: on the live screen (tmux_use with
@@ -145,10 +164,7 @@ run_workload() {
     wait_for 10 has "^> $name " || { screen; fail "$name did not start"; }
     wait_for 120 workload_figures "$name" "$nsrc" ||
         { screen; fail "$name gave no figures on $nsrc sources"; }
-    # each guest's figure and ratio, after the host's figure
-    for r in $(screen | grep -E "^[> ] $name " |
-        sed -E "s/^[> ] $name +$WL_FIG//" |
-        grep -oE "$WL_FIG +[<0-9.]+" | awk '{ print $NF }'); do
+    for r in $(row_ratios "$name" "$nsrc" | tr -d '<'); do
         awk -v r="$r" -v m="$min" 'BEGIN { exit !(r > m) }' ||
             fail "$name ratio $r not above $min: $(screen | grep -E "^[> ] $name ")"
     done

@@ -65,10 +65,18 @@ CONF
 # starts, under faketime at RATE host seconds per second (PMCD_WRAP); fails
 # the test when faketime is not installed.
 pmcd_faketime() {
-    local rate=$1 rc
+    local rate=$1
+    shift
+    pmcd_faked "+0 x$rate" "$@"
+}
+
+# pmcd_faked SPEC COMMAND...: pmcd_faketime with faketime's own
+# specification: "+1d" (a day ahead), "-2" (2 s behind), "+0 x1.01".
+pmcd_faked() {
+    local spec=$1 rc
     shift
     command -v faketime >/dev/null || fail "no faketime; run make deps"
-    PMCD_WRAP=(faketime -f "+0 x$rate")
+    PMCD_WRAP=(faketime -f "$spec")
     # an ASan-built agent refuses to run after libfaketime is preloaded
     # unless told that this order is meant
     [ -n "${PARALLAX_SANITIZED:-}" ] && PMCD_WRAP=(env
@@ -101,8 +109,10 @@ PMCD_AGENT_DOMAIN=497
 
 # pmcd_start_agent DIR PORT [ACCESS]: pmcd_start in DIR/pmcd with
 # pmdaparallax (from $PARALLAX_BUILD) as a pipe agent under
-# PMCD_AGENT_DOMAIN, its namespace (DIR/root) and help (DIR/help) built as
-# Install builds them, its log DIR/agent.log; waits until it answers.
+# PMCD_AGENT_DOMAIN, its namespace (DIR/root) and help (DIR/help) built
+# as Install builds them (from PMCD_AGENT_PMNS and PMCD_AGENT_HELP when
+# set: an older agent's, else pmda/pmns and pmda/help), its log
+# DIR/agent.log; waits until it answers.
 pmcd_start_agent() {
     local dir=$1 port=$2 access=${3:-} dom=$PMCD_AGENT_DOMAIN binadm var src
     binadm=$(. /etc/pcp.conf && echo "$PCP_BINADM_DIR")
@@ -115,9 +125,9 @@ pmcd_start_agent() {
     # parallax.* there under its own domain, which pmnsadd would keep: out
     # with it first (pmnsdel fails, harmlessly, when there is none)
     (cd "$dir" && "$binadm/pmnsdel" -n root parallax >/dev/null 2>&1)
-    sed "s/PARALLAX:/$dom:/" "$src/pmns" >"$dir/parallax"
+    sed "s/PARALLAX:/$dom:/" "${PMCD_AGENT_PMNS:-$src/pmns}" >"$dir/parallax"
     (cd "$dir" && "$binadm/pmnsadd" -n root parallax >/dev/null) || return 1
-    sed "s/^@ PARALLAX\./@ $dom./" "$src/help" |
+    sed "s/^@ PARALLAX\./@ $dom./" "${PMCD_AGENT_HELP:-$src/help}" |
         "$binadm/newhelp" -n "$dir/root" -o "$dir/help" || return 1
     local line="parallax	$dom	pipe	binary	$PARALLAX_BUILD/pmdaparallax -d $dom -h $dir/help -l $dir/agent.log -P 0"
     # the agent runs as the PCP user, which may reach neither the build (a
@@ -154,4 +164,23 @@ pmcd_two_agents() {
     [ -n "$p1" ] && [ -n "$p2" ] || fail "no free ports"
     pmcd_start_agent "$1" "$p1" || fail "pmcd with agent on $p1"
     pmcd_start_agent "$2" "$p2" "${3:-}" || fail "pmcd with agent on $p2"
+}
+
+# state_poller PORT WORKLOAD: prints "SECONDS STATE" by this host's clock
+# each time the agent on PORT shows WORKLOAD in another state, until
+# killed: a guest run timed on the host's clock without parallax.
+state_poller() {
+    local port=$1 wl=$2 last= st now
+    while :; do
+        st=$(pminfo -h "localhost:$port" -f parallax.workload.state 2>/dev/null |
+            sed -n "s/.*\"$wl\"\] value \"\(.*\)\"/\1/p")
+        now=$(date +%s.%N)
+        [ -n "$st" ] && [ "$st" != "$last" ] && echo "$now $st" && last=$st
+    done
+}
+
+# poller_span FILE: the seconds from the first "running" to the "done"
+# after it in a state_poller's output; nothing when there is none.
+poller_span() {
+    awk '$2 == "running" { r = $1 } $2 == "done" && r { print $1 - r; exit }' "$1"
 }

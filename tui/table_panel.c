@@ -199,6 +199,17 @@ static void draw_headers(const struct session *s, const struct jobs *j, int src,
     }
 }
 
+/* A figure the source's clock contradicts, or cut short, stands out as a
+ * bad ratio does; one that is only uncertain, as a stale source does. */
+static int job_detail_attr(int flags)
+{
+    if (flags & (VJ_DIVERGENT | VJ_UNBRACKETED | VJ_PARTIAL))
+        return colors_attr(ROLE_RATIO_BAD);
+    if (flags & (VJ_NOISY | VJ_REPORTED | VJ_OVERLAP))
+        return colors_attr(ROLE_STALE);
+    return A_NORMAL;
+}
+
 static void draw_source_column(const struct session *s, const struct jobs *j,
                                int src, int x, const struct layout *l,
                                int wl_top, bool utf8)
@@ -233,8 +244,8 @@ static void draw_source_column(const struct session *s, const struct jobs *j,
         view_job_cell(j, src, w, val, sizeof(val), detail, sizeof(detail),
                       utf8);
         put(l->y_wl + r, x, VIEW_VALUE_W, A_NORMAL, val);
-        put_fit(l->y_wl + r, x + VIEW_VALUE_W + 1, l->spark_w + 2, A_NORMAL,
-                detail, utf8);
+        put_fit(l->y_wl + r, x + VIEW_VALUE_W + 1, l->spark_w + 2,
+                job_detail_attr(view_job_flags(j, src, w)), detail, utf8);
     }
 }
 

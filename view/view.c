@@ -10,6 +10,7 @@
 #include "core/ratio.h"
 #include "view/fit.h"
 #include "view/fmt.h"
+#include "workloads/stats.h"
 
 int view_columns(int nsrc, struct view_col *cols, int max)
 {
@@ -277,6 +278,97 @@ static void job_figure(char *buf, size_t n, int width, double v, double secs,
         fit_si(buf, n, width, v, 0);
 }
 
+/* "1.20µs..1.31µs", "3.41M..3.62M": an interval of figures, each as the
+ * cell writes a figure of that unit. */
+static void interval_text(char *buf, size_t n, double lo, double hi,
+                          double secs, bool utf8)
+{
+    char a[24], b[24];
+    job_figure(a, sizeof(a), VIEW_ERR_W, lo, secs, utf8);
+    job_figure(b, sizeof(b), VIEW_ERR_W, hi, secs, utf8);
+    snprintf(buf, n, "%.23s..%.23s", a, b);
+}
+
+int view_job_flags(const struct jobs *j, int src, int w)
+{
+    const struct job_cell *c = jobs_cell(j, src, w);
+    if (c->state != JOB_DONE && c->state != JOB_STOPPED)
+        return 0;
+    const struct wl_stats *st = &c->stats;
+    int f = 0;
+    if (jobs_divergent(c))
+        f |= VJ_DIVERGENT;
+    if (jobs_partial(c))
+        f |= VJ_PARTIAL;
+    if (stats_noisy(st->median, st->med_lo, st->med_hi))
+        f |= VJ_NOISY;
+    if (!c->real && st->n > 0)
+        f |= VJ_REPORTED;
+    if (c->overlap)
+        f |= VJ_OVERLAP;
+    if (!c->bracket_ok)
+        f |= VJ_UNBRACKETED;
+    return f;
+}
+
+/* The words of the VJ_ flags, most telling first: the screen's, and the
+ * reports' (with room to say more). */
+static const struct {
+    int flag;
+    const char *word, *words;
+} flag_words[] = {
+    {VJ_DIVERGENT, "differs", "clock differs"},
+    {VJ_UNBRACKETED, "unsure", "outside the host's bracket"},
+    {VJ_PARTIAL, "partial", "partial"},
+    {VJ_REPORTED, "reported", "reported only"},
+    {VJ_NOISY, "noisy", "noisy"},
+    {VJ_OVERLAP, "shared", "shared"},
+};
+
+int view_job_marks(int flags, bool report, char *buf, size_t n)
+{
+    size_t used = 0;
+    if (n)
+        buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(flag_words) / sizeof(flag_words[0]); i++)
+        if ((flags & flag_words[i].flag) && used < n)
+            used += (size_t)snprintf(
+                buf + used, n - used, report ? "%s%s" : "%.0s%s ",
+                report && used ? ", " : "",
+                report ? flag_words[i].words : flag_words[i].word);
+    return (int)(used < n ? used : n);
+}
+
+/* The marks of a finished cell, most telling first: "said×2.75 partial
+ * noisy shared ". */
+static int flag_text(const struct job_cell *c, int flags, char *buf, size_t n,
+                     bool utf8)
+{
+    int used = 0;
+    buf[0] = '\0';
+    if (flags & VJ_DIVERGENT) { /* its own figure over the real one */
+        char d[32];
+        double f = jobs_divergence(c);
+        if (f > 0)
+            view_factor_text(f, d, sizeof(d), utf8);
+        else /* an overshoot gone below zero: say the figure itself */
+            fmt_value(d, sizeof(d), c->said.median, MF_SI);
+        used += snprintf(buf + used, n - (size_t)used, "said%s%s ",
+                         f > 0 ? "" : " ", d);
+    }
+    if (used < (int)n)
+        used += view_job_marks(flags & ~VJ_DIVERGENT, false, buf + used,
+                               n - (size_t)used);
+    /* where it ran, unless anywhere the scheduler chose */
+    static const char *const place[] = {"", "same ", "split "};
+    if (c->placement > 0 && c->placement <= 2 && used < (int)n)
+        used +=
+            snprintf(buf + used, n - (size_t)used, "%s", place[c->placement]);
+    if (c->cpu >= 0 && used < (int)n)
+        used += snprintf(buf + used, n - (size_t)used, "@cpu%d ", c->cpu);
+    return used;
+}
+
 void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
                    char *detail, size_t dn, bool utf8)
 {
@@ -308,16 +400,26 @@ void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
         snprintf(detail, dn, "%s%s", isfinite(fig) ? "failed: " : "", c->note);
         break;
     case JOB_DONE:
-    case JOB_STOPPED:
-        if (isfinite(c->stats.ci95)) {
-            char ci[32];
-            job_figure(ci, sizeof(ci), VIEW_ERR_W, c->stats.ci95, secs, utf8);
-            snprintf(detail, dn, "%s%s%s%s", u, sp, utf8 ? "\u00b1" : "+-", ci);
-        } else {
-            snprintf(detail, dn, "%s", u);
-        }
+    case JOB_STOPPED: {
+        char marks[96], iv[56] = "";
+        int used =
+            flag_text(c, view_job_flags(j, src, w), marks, sizeof(marks), utf8);
+        if (isfinite(c->stats.med_lo))
+            interval_text(iv, sizeof(iv), c->stats.med_lo, c->stats.med_hi,
+                          secs, utf8);
+        else if (used > 0 && marks[used - 1] == ' ')
+            marks[used - 1] = '\0'; /* nothing after the marks */
+        snprintf(detail, dn, "%s%s%s%s", u, sp, marks, iv);
         break;
     }
+    }
+}
+
+/* Workload w's ratio orientation: > 1 worse in the guest. */
+static enum ratio_orientation job_orientation(const struct jobs *j, int w)
+{
+    return j->wl[w]->better == WL_LOWER_IS_BETTER ? RO_HIGHER_WORSE
+                                                  : RO_LOWER_WORSE;
 }
 
 double view_job_ratio(const struct jobs *j, int guest, int w)
@@ -327,9 +429,26 @@ double view_job_ratio(const struct jobs *j, int guest, int w)
     if (g->stats.n == 0 || h->stats.n == 0)
         return NAN;
     return ratio_oriented(g->stats.median, h->stats.median,
-                          j->wl[w]->better == WL_LOWER_IS_BETTER
-                              ? RO_HIGHER_WORSE
-                              : RO_LOWER_WORSE);
+                          job_orientation(j, w));
+}
+
+bool view_job_ratio_interval(const struct jobs *j, int guest, int w, double *lo,
+                             double *hi)
+{
+    const struct job_cell *g = jobs_cell(j, guest, w), *h = jobs_cell(j, 0, w);
+    *lo = *hi = NAN;
+    if (g->stats.n == 0 || h->stats.n == 0)
+        return false;
+    return ratio_interval(g->stats.med_lo, g->stats.med_hi, h->stats.med_lo,
+                          h->stats.med_hi, job_orientation(j, w), lo, hi);
+}
+
+/* Whether workload w's ratio on guest counts in its index: a figure
+ * from a run stopped early does not, on either side. */
+static bool in_index(const struct jobs *j, int guest, int w)
+{
+    return !jobs_partial(jobs_cell(j, guest, w)) &&
+           !jobs_partial(jobs_cell(j, 0, w));
 }
 
 enum view_ratio_kind view_job_ratio_kind(const struct jobs *j, int guest, int w)
@@ -344,8 +463,41 @@ double view_job_index(const struct jobs *j, int guest)
 {
     double r[JOBS_MAX_WL];
     for (int w = 0; w < j->nwl; w++)
-        r[w] = view_job_ratio(j, guest, w);
+        r[w] = in_index(j, guest, w) ? view_job_ratio(j, guest, w) : NAN;
     return ratio_geomean(r, j->nwl);
+}
+
+bool view_job_index_interval(const struct jobs *j, int guest, double *lo,
+                             double *hi)
+{
+    double l[JOBS_MAX_WL], h[JOBS_MAX_WL];
+    int n = 0;
+    *lo = *hi = NAN;
+    for (int w = 0; w < j->nwl; w++) {
+        if (!in_index(j, guest, w) || !isfinite(view_job_ratio(j, guest, w)))
+            continue;
+        if (!view_job_ratio_interval(j, guest, w, &l[n], &h[n]))
+            return false; /* a ratio without one: no interval for all */
+        n++;
+    }
+    if (n == 0)
+        return false;
+    *lo = ratio_geomean(l, n);
+    *hi = ratio_geomean(h, n);
+    return true;
+}
+
+void view_factor_text(double f, char *buf, size_t n, bool utf8)
+{
+    const char *x = utf8 ? "\u00d7" : "x";
+    if (!isfinite(f))
+        snprintf(buf, n, "%s?", x);
+    else if (f >= 100)
+        snprintf(buf, n, "%s%.0f", x, f);
+    else if (f >= 10)
+        snprintf(buf, n, "%s%.1f", x, f);
+    else
+        snprintf(buf, n, "%s%.2f", x, f);
 }
 
 const char *const time_row_labels[TIME_ROW_COUNT] = {
@@ -391,6 +543,88 @@ static bool drift_cell(const struct clock_fit *f, char *raw, size_t rn,
     return fabs(f->drift_ppm) > VIEW_DRIFT_FAULT_PPM;
 }
 
+double view_probe_host_saw(const struct source_model *m, bool is_host,
+                           double *err)
+{
+    const struct probe_sample *p = &m->probe;
+    double e = NAN, d = NAN;
+    struct time_at a, b;
+    bool steady = !m->rates.unsteady;
+    if (is_host || !p->count) {
+        /* nothing to see */
+    } else if (time_map_host(&m->tmap, p->sleep_t0, steady, &a) == TM_OK &&
+               time_map_host(&m->tmap, p->sleep_t1, steady, &b) == TM_OK) {
+        d = b.host - a.host;
+        e = a.err + b.err;
+    } else {
+        struct clock_fit f;
+        clock_model_fit(&m->clock, &f);
+        d = clock_model_host_duration(&f, p->sleep_took);
+        e = d * f.drift_err_ppm * 1e-6;
+    }
+    if (err)
+        *err = e;
+    return d;
+}
+
+void view_billed_split(const struct source_model *m, struct billed_split *b)
+{
+    const struct probe_sample *p = &m->probe;
+    *b = (struct billed_split){NAN, NAN, NAN, m->value[METRIC_CPU_STEAL]};
+    if (!p->count || !(p->spin_wall > 0))
+        return;
+    b->ran = p->spin_cpu / p->spin_wall;
+    if (isfinite(p->spin_waited)) {
+        b->waited = p->spin_waited / p->spin_wall;
+        b->lost = fmax(0, 1 - b->ran - b->waited);
+    }
+}
+
+/* Why CPU billed/wall is off, its largest cause first: "off: waited 52%"
+ * (other load on that system took the CPU), "off: stolen 40%" (time lost
+ * while the source's steal counter rose), "off: lost 40%" (lost without
+ * steal: accounting), "off: billed over wall". */
+static void billed_detail(const struct source_model *m, double r, char *detail,
+                          size_t dn)
+{
+    struct billed_split b;
+    view_billed_split(m, &b);
+    if (r > BILLED_HI) {
+        snprintf(detail, dn, "off: billed over wall");
+        return;
+    }
+    if (!isfinite(b.waited)) {
+        snprintf(detail, dn, "off: not %.2f-%.2f", BILLED_LO, BILLED_HI);
+        return;
+    }
+    const char *why = b.waited >= b.lost  ? "waited"
+                      : b.steal_pct > 0.5 ? "stolen"
+                                          : "lost";
+    double share = b.waited >= b.lost ? b.waited : b.lost;
+    snprintf(detail, dn, "off: %s %.0f%%", why, share * 100);
+}
+
+/* The clock's rate over the last seconds, "×0.364", and whether it held:
+ * "±0.02%", or "varies ×53-×858" over the rates seen. */
+static void rate_cell(const struct source_model *m, char *raw, size_t rn,
+                      char *detail, size_t dn, bool utf8)
+{
+    const struct time_rates *r = &m->rates;
+    if (!r->recent.ok)
+        return;
+    double v = r->recent.rate;
+    fit_rate(raw, rn, VIEW_FIGURE_W, v, FIT_TIMES | (utf8 ? FIT_UTF8 : 0));
+    if (r->unsteady) {
+        char lo[16], hi[16];
+        view_factor_text(r->lo, lo, sizeof(lo), utf8);
+        view_factor_text(r->hi, hi, sizeof(hi), false);
+        snprintf(detail, dn, "varies %s-%s", lo, hi + 1); /* "×53-858" */
+    } else {
+        snprintf(detail, dn, "%s%.2g%%", utf8 ? "\u00b1" : "+-",
+                 r->recent.err / fabs(v) * 100);
+    }
+}
+
 bool view_time_cell(const struct source_model *m, bool is_host, int row,
                     char *val, size_t vn, char *detail, size_t dn, bool utf8)
 {
@@ -412,15 +646,25 @@ bool view_time_cell(const struct source_model *m, bool is_host, int row,
         else if (m->state == SRC_LIVE && row == TR_OFFSET)
             snprintf(detail, dn, "fitting");
         break;
+    case TR_RATE:
+        if (is_host)
+            snprintf(raw, sizeof(raw), "-");
+        else
+            rate_cell(m, raw, sizeof(raw), detail, dn, utf8);
+        break;
     case TR_SLEEP:
         if (m->probe.count) {
             fit_duration(raw, sizeof(raw), VIEW_FIGURE_W, m->probe.sleep_took,
                          fl);
-            double host = clock_model_host_duration(&f, m->probe.sleep_took);
+            double err, host = view_probe_host_saw(m, is_host, &err);
             char h[32];
-            fit_duration(h, sizeof(h), VIEW_FIGURE_W, host, fl);
-            if (!is_host && isfinite(host))
-                snprintf(detail, dn, "host saw %s", h);
+            /* too short to time on a clock that varies: its bound */
+            bool bound = isfinite(host) && err > host / 2;
+            fit_duration(h, sizeof(h), VIEW_FIGURE_W, bound ? host + err : host,
+                         fl);
+            if (isfinite(host))
+                snprintf(detail, dn, "host saw %s%s",
+                         bound ? (utf8 ? "\u2264" : "<=") : "", h);
         }
         break;
     case TR_BILLED: {
@@ -429,7 +673,7 @@ bool view_time_cell(const struct source_model *m, bool is_host, int row,
             snprintf(raw, sizeof(raw), "%.2f", r);
             fault = r < BILLED_LO || r > BILLED_HI;
             if (fault)
-                snprintf(detail, dn, "not %.2f-%.2f", BILLED_LO, BILLED_HI);
+                billed_detail(m, r, detail, dn);
         }
         break;
     }
@@ -449,8 +693,12 @@ double view_time_ratio(const struct source_model *guest,
     }
     if (row != TR_SLEEP || !guest->probe.count || !host->probe.count)
         return NAN;
-    return ratio_oriented(guest->probe.sleep_took, host->probe.sleep_took,
-                          RO_HIGHER_WORSE);
+    /* what the guest's sleep really took against the host's own, when
+     * the host could time it */
+    double err, saw = view_probe_host_saw(guest, false, &err);
+    if (!(err <= saw / 2))
+        return NAN;
+    return ratio_oriented(saw, host->probe.sleep_took, RO_HIGHER_WORSE);
 }
 
 enum view_ratio_kind view_time_ratio_kind(int row)

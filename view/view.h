@@ -111,6 +111,7 @@ bool view_legend(int line, bool utf8, char *buf, size_t n);
 #define TIME_ROWS(X)                                                           \
     X(TR_OFFSET, "clock offset")                                               \
     X(TR_DRIFT, "clock drift")                                                 \
+    X(TR_RATE, "clock rate 10s")                                               \
     X(TR_SLEEP, "probe 10ms took")                                             \
     X(TR_BILLED, "CPU billed/wall")
 
@@ -133,6 +134,23 @@ extern const char *const time_row_labels[TIME_ROW_COUNT];
 bool view_time_cell(const struct source_model *m, bool is_host, int row,
                     char *val, size_t vn, char *detail, size_t dn, bool utf8);
 
+/* How long the probe's sleep on m really took, by the host's clock: its
+ * stamps mapped through m's time map, else through the clock fit; NaN for
+ * this host (is_host) or when neither can tell. *err (may be NULL) gets
+ * its uncertainty: on a clock whose rate varies, up to the fetches around
+ * the stamps, far more than a 10 ms sleep (the row then shows the bound). */
+double view_probe_host_saw(const struct source_model *m, bool is_host,
+                           double *err);
+
+/* Where the probe's CPU-bound spin's wall time went, as shares of it:
+ * ran (billed to it), waited for a CPU (the run queue: other load on that
+ * system), lost (neither: stolen by a hypervisor, or accounting that does
+ * not add up), and the source's steal % meanwhile; NaN where unknown. */
+struct billed_split {
+    double ran, waited, lost, steal_pct;
+};
+void view_billed_split(const struct source_model *m, struct billed_split *b);
+
 /* The guest/host ratio of a Time row (> 1 worse in the guest; for the
  * drift the guest clock's rate, VR_RATE), NaN where there is none. */
 double view_time_ratio(const struct source_model *guest,
@@ -149,12 +167,35 @@ void view_mark_fault(char *val, bool fault);
 struct jobs;
 
 /* Workload w's figure on source src (right-aligned in VIEW_VALUE_W; a
- * time in the unit that fits, "1.20µs", else SI, "12.3M") and its detail:
- * "±6.0ns" (95% interval of the repeats; "+-" in ASCII), "> 2/3" while
- * running, "loops/s ±0.3M" and "loops/s > 2/3" where the unit is not a
- * time, "failed: why", or "" when it never ran there. */
+ * time in the unit that fits, "1.20µs", else SI, "12.3M"), in real time,
+ * and its detail: its marks (view_job_flags: "said×2.75", "partial",
+ * "reported", "noisy", "shared"), the interval of the median and the unit
+ * where it is not a time; "> 2/3" while running, "failed: why", or ""
+ * when it never ran there. */
 void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
                    char *detail, size_t dn, bool utf8);
+
+/* What marks workload w's finished figure on src. */
+enum view_job_flag {
+    VJ_DIVERGENT = 1,   /* the source's clock and real time differ beyond
+                           the measurement's error: its word is not the
+                           figure's */
+    VJ_PARTIAL = 2,     /* stopped before its repeats were done */
+    VJ_NOISY = 4,       /* its interval is wider than half of itself */
+    VJ_REPORTED = 8,    /* the source's word only: not timed on the host's
+                           clock (an older agent) */
+    VJ_OVERLAP = 16,    /* taken while other sources ran workloads */
+    VJ_UNBRACKETED = 32 /* its mapped span falls outside the host's own
+                           bracket of the run: the mapping is unsure */
+};
+
+/* The VJ_ flags of workload w on src; 0 while it runs or never ran. */
+int view_job_flags(const struct jobs *j, int src, int w);
+
+/* The words of `flags` into buf: the screen's ("unsure partial noisy ",
+ * each followed by a space) or, with `report`, the reports' ("outside the
+ * host's bracket, partial, noisy"). Returns the length written. */
+int view_job_marks(int flags, bool report, char *buf, size_t n);
 
 /* The kind of workload w's ratio on guest: VR_EMPTY while neither the
  * guest nor the host has run it, else VR_JUDGED. */
@@ -165,8 +206,22 @@ enum view_ratio_kind view_job_ratio_kind(const struct jobs *j, int guest,
  * or less throughput); NaN when either side has no figure. */
 double view_job_ratio(const struct jobs *j, int guest, int w);
 
+/* The interval of that ratio, from the two medians' intervals; false
+ * (NaN) when either has none. */
+bool view_job_ratio_interval(const struct jobs *j, int guest, int w, double *lo,
+                             double *hi);
+
 /* The overall index of a guest: the geometric mean of its workload
- * ratios; NaN when no workload has a ratio yet. */
+ * ratios, a run stopped early on either side left out; NaN when no
+ * workload has a ratio yet. */
 double view_job_index(const struct jobs *j, int guest);
+
+/* The index's interval: the geometric means of its ratios' bounds; false
+ * when a ratio in it has no interval. */
+bool view_job_index_interval(const struct jobs *j, int guest, double *lo,
+                             double *hi);
+
+/* A factor as "×2.75", "×0.36", "×415" ("x" in ASCII); "×?" for NaN. */
+void view_factor_text(double f, char *buf, size_t n, bool utf8);
 
 #endif

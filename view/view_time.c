@@ -219,10 +219,15 @@ static bool sleep_figures(const struct session *s, const struct jobs *j, int w,
     *host_saw = NAN;
     if (!isfinite(*took))
         return false;
+    if (src == 0)
+        return true;
+    /* the run's own rate, timed on the host's clock; else the fit's */
+    const struct job_cell *c = jobs_cell(j, src, w);
     struct clock_fit f;
     clock_model_fit(&s->model[src].clock, &f);
-    if (src > 0)
-        *host_saw = clock_model_host_duration(&f, *took);
+    *host_saw = c->real && isfinite(c->rate) && c->rate > 0
+                    ? *took / c->rate
+                    : clock_model_host_duration(&f, *took);
     return true;
 }
 
@@ -299,10 +304,12 @@ double view_time_line_ratio(const struct session *s, const struct jobs *j,
 {
     if (tl->kind == TL_FIXED)
         return view_time_ratio(&s->model[guest], &s->model[0], tl->index);
-    if (tl->kind == TL_SLEEP)
-        return ratio_oriented(sleep_took(j, tl->wl, guest, tl->index),
-                              sleep_took(j, tl->wl, 0, tl->index),
+    if (tl->kind == TL_SLEEP) { /* what it really took, on both sides */
+        double req, took, saw;
+        sleep_figures(s, j, tl->wl, guest, tl->index, &req, &took, &saw);
+        return ratio_oriented(saw, sleep_took(j, tl->wl, 0, tl->index),
                               RO_HIGHER_WORSE);
+    }
     const struct wl_result *g = last_of(j, guest, tl->wl);
     const struct wl_result *h = last_of(j, 0, tl->wl);
     if (!g || !h)

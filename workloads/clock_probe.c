@@ -37,11 +37,13 @@ static double queue_wait(void)
 static void measure(struct probe_result *r)
 {
     struct timespec req = {0, (long)(PROBE_SLEEP_S * 1e9)};
+    r->sleep_t0 = clock_s(CLOCK_REALTIME);
     double t0 = clock_s(CLOCK_MONOTONIC);
     while (clock_nanosleep(CLOCK_MONOTONIC, 0, &req, &req) == EINTR)
         ;
     r->sleep_req = PROBE_SLEEP_S;
     r->sleep_took = clock_s(CLOCK_MONOTONIC) - t0;
+    r->sleep_t1 = clock_s(CLOCK_REALTIME);
 
     double w0 = queue_wait();
     double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);

@@ -20,6 +20,7 @@
 /* What one probe measured, in seconds. */
 struct probe_result {
     double sleep_req, sleep_took; /* CLOCK_MONOTONIC around the sleep */
+    double sleep_t0, sleep_t1;    /* CLOCK_REALTIME around it (epoch s) */
     double spin_wall, spin_cpu;   /* monotonic wall, and process CPU time */
     double spin_waited; /* runnable but not running (schedstat); NaN: none */
 };

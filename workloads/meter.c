@@ -11,6 +11,13 @@ double wl_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double wl_realtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static double tv_secs(struct timeval tv)
 {
     return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;

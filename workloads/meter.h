@@ -15,6 +15,10 @@ struct wl_meter {
 /* CLOCK_MONOTONIC in seconds. */
 double wl_now(void);
 
+/* CLOCK_REALTIME in seconds since the epoch: the stamps a host maps onto
+ * its own clock (the source's fetch timestamps are on this clock). */
+double wl_realtime(void);
+
 /* User and system CPU seconds of this process plus its reaped children. */
 void wl_cpu_times(double *user, double *sys);
 

@@ -304,9 +304,9 @@ static void placement_name(const struct wl_run *r, int placement, char *buf,
 
 static void print_header(void)
 {
-    printf("%-18s %-20s %-10s %-8s %3s %10s %10s %10s %10s\n", "workload",
+    printf("%-18s %-20s %-10s %-8s %3s %10s %10s %10s  %s\n", "workload",
            "params", "placement", "unit", "n", "median", "min", "max",
-           "95% CI");
+           "median interval");
 }
 
 /* One table row for a finished run, and its extra figures below it. */
@@ -319,17 +319,22 @@ static void print_row(const struct wl_run *r)
         fig[i] = wl_run_result(r, i)->figure;
     struct wl_stats st;
     stats_compute(fig, n, &st);
-    char params[128], place[32], med[24], mn[24], mx[24], ci[24];
+    char params[128], place[32], med[24], mn[24], mx[24], ci[64];
     params_format(w, wl_run_params(r), false, params, sizeof params);
     placement_name(r, n ? wl_run_result(r, 0)->placement : -1, place,
                    sizeof place);
     fmt_fig(med, sizeof med, st.median);
     fmt_fig(mn, sizeof mn, st.min);
     fmt_fig(mx, sizeof mx, st.max);
-    char cib[24];
-    fmt_fig(cib, sizeof cib, st.ci95);
-    snprintf(ci, sizeof ci, isnan(st.ci95) ? "-" : "+-%s", cib);
-    printf("%-18s %-20s %-10s %-8s %3d %10s %10s %10s %10s\n", w->name,
+    /* the median's own interval (order statistics) and its coverage */
+    char lo[24], hi[24];
+    fmt_fig(lo, sizeof lo, st.med_lo);
+    fmt_fig(hi, sizeof hi, st.med_hi);
+    if (isnan(st.med_lo))
+        snprintf(ci, sizeof ci, "-");
+    else
+        snprintf(ci, sizeof ci, "%s..%s %.0f%%", lo, hi, st.med_cover * 100);
+    printf("%-18s %-20s %-10s %-8s %3d %10s %10s %10s  %s\n", w->name,
            params[0] ? params : "-", place, w->unit, n, med, mn, mx, ci);
     if (n > 0)
         for (int k = 0; k < wl_run_result(r, n - 1)->nextra; k++) {

@@ -94,6 +94,7 @@ static int prepare(struct wl_run *r, char *err, size_t errlen)
         snprintf(err, errlen, "cannot map shared memory: %s", strerror(errno));
         return -1;
     }
+    atomic_store(&r->shared->repeat_t0, NAN); /* no repeat measured yet */
     if (tmpdir_create(&r->dir, err, errlen) < 0 ||
         wl_needs_check(r->w, r->param, r->dir.path, err, errlen) < 0)
         return -1;
@@ -323,6 +324,7 @@ void wl_run_status(const struct wl_run *r, struct wl_run_status *st)
     st->lanes.n = atomic_load(&p->nlanes);
     for (int k = 0; k < st->lanes.n && k < WL_MAX_LANES; k++)
         st->lanes.done[k] = atomic_load(&p->lane[k]);
+    st->t_start = atomic_load(&r->shared->repeat_t0);
     /* the figure callback may read parameters only: state is the child's */
     struct wl_ctx ctx = {.param = r->param, .dir = r->dir.path};
     st->figure = runner_figure(r->w, &ctx, st->ops, st->wall);

@@ -58,7 +58,9 @@ struct wl_run_status {
     int nresults; /* repeats finished */
     uint64_t ops;
     double wall, user, sys;
-    double figure; /* live figure from ops and wall; NaN before any op */
+    double figure;  /* live figure from ops and wall; NaN before any op */
+    double t_start; /* CLOCK_REALTIME where the measuring repeat began
+                       (wl_result.t_start); NaN in warm-up or before */
     struct wl_lanes lanes; /* its tasks side by side, when it has any */
 };
 

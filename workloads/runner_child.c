@@ -28,6 +28,7 @@
 struct span {
     uint64_t ops;
     double wall, user, sys;
+    double real0, real1; /* CLOCK_REALTIME at its start and end */
 };
 
 /* Records why the run failed; returns -1 for the caller to pass up. */
@@ -93,10 +94,12 @@ static int run_steps(const struct wl_child_args *a, struct wl_ctx *ctx,
                      double secs, uint64_t count, bool measured,
                      struct span *out)
 {
+    *out = (struct span){.real0 = wl_realtime()};
     double t0 = wl_now(), u0, s0;
+    if (measured)
+        atomic_store(&a->shared->repeat_t0, out->real0);
     run_cpu_times(ctx, &u0, &s0);
     uint64_t n = 1;
-    *out = (struct span){0};
     for (;;) {
         if (stop_asked(a))
             return 1;
@@ -108,6 +111,7 @@ static int run_steps(const struct wl_child_args *a, struct wl_ctx *ctx,
         double t = wl_now();
         out->ops += n;
         out->wall = t - t0;
+        out->real1 = wl_realtime();
         if (measured) {
             double u, s;
             run_cpu_times(ctx, &u, &s);
@@ -179,6 +183,8 @@ static int run_step_workload(const struct wl_child_args *a, struct wl_ctx *ctx)
             .wall = s.wall,
             .user = s.user,
             .sys = s.sys,
+            .t_start = s.real0,
+            .t_end = s.real1,
             .placement = default_placement(a),
         };
         add_result(a, i, &res);
@@ -195,9 +201,12 @@ static int run_composite(const struct wl_child_args *a, struct wl_ctx *ctx)
         reset_progress(ctx->progress, WL_MEASURING);
         struct wl_result res = {.placement = default_placement(a),
                                 .figure = NAN};
+        double real0 = wl_realtime();
+        atomic_store(&a->shared->repeat_t0, real0);
         double t0 = wl_now(), u0, s0, u1, s1;
         wl_cpu_times(&u0, &s0);
         int rc = a->w->run(ctx, &res);
+        double real1 = wl_realtime();
         if (stop_asked(a))
             return 0; /* incomplete, whatever it returned */
         if (rc < 0)
@@ -212,6 +221,8 @@ static int run_composite(const struct wl_child_args *a, struct wl_ctx *ctx)
         }
         if (!isfinite(res.figure))
             return fail(a, "%s: run gave no figure", a->w->name);
+        res.t_start = real0;
+        res.t_end = real1;
         add_result(a, i, &res);
     }
     return 0;

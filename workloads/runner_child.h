@@ -14,7 +14,8 @@ struct wl_shared {
     struct wl_progress progress;
     _Atomic int repeat;
     _Atomic int nresults;
-    char error[256]; /* the child's reason for a failure */
+    _Atomic double repeat_t0; /* t_start of the repeat in progress, or NaN */
+    char error[256];          /* the child's reason for a failure */
     struct wl_result result[];
 };
 

@@ -1,5 +1,7 @@
 /* Order statistics on a sorted copy, mean and deviation with Welford's
- * update (no cancellation for figures like 1e9 +- 1), t from a table. */
+ * update (no cancellation for figures like 1e9 +- 1), t from a table, the
+ * median's interval from the binomial distribution of the figures below
+ * the true median (each figure is below it with probability 1/2). */
 #include "workloads/stats.h"
 
 #include <math.h>
@@ -34,6 +36,41 @@ double stats_t95(int df)
     return 1.960 + f * (t_large[n - 1].t - 1.960);
 }
 
+double stats_median_cover(int n, int k)
+{
+    if (n < 2 || k < 1 || 2 * k > n + 1)
+        return 0;
+    /* P(B < k) = sum_{i<k} C(n,i) / 2^n, in logs: n goes to 1000 */
+    double below = 0;
+    for (int i = 0; i < k; i++)
+        below += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) -
+                     n * log(2.0));
+    double c = 1 - 2 * below;
+    return c > 0 ? c : 0;
+}
+
+bool stats_noisy(double figure, double lo, double hi)
+{
+    return isfinite(figure) && isfinite(lo) && isfinite(hi) &&
+           hi - lo > STATS_NOISY * fabs(figure);
+}
+
+/* The median interval of the sorted v[0..k). */
+static void median_interval(const double *v, int k, struct wl_stats *st)
+{
+    if (k < 2)
+        return;
+    int best = 1; /* min and max, whatever their coverage */
+    for (int r = 2; 2 * r <= k + 1; r++)
+        if (stats_median_cover(k, r) >= STATS_COVER_WANT)
+            best = r;
+        else
+            break;
+    st->med_lo = v[best - 1];
+    st->med_hi = v[k - best];
+    st->med_cover = stats_median_cover(k, best);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -47,7 +84,10 @@ void stats_compute(const double *x, int n, struct wl_stats *st)
                             .max = NAN,
                             .mean = NAN,
                             .sd = NAN,
-                            .ci95 = NAN};
+                            .ci95 = NAN,
+                            .med_lo = NAN,
+                            .med_hi = NAN,
+                            .med_cover = NAN};
     double *v = n > 0 ? malloc((size_t)n * sizeof *v) : NULL;
     if (!v)
         return;
@@ -68,6 +108,7 @@ void stats_compute(const double *x, int n, struct wl_stats *st)
         st->max = v[k - 1];
         st->median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
         st->mean = mean;
+        median_interval(v, k, st);
     }
     if (k > 1) {
         st->sd = sqrt(m2 / (k - 1));

@@ -81,6 +81,10 @@ struct wl_result {
     uint64_t ops;  /* operations measured */
     double wall;   /* seconds of wall time measured */
     double user, sys;
+    /* CLOCK_REALTIME (s since the epoch) where the measured span began and
+     * ended, stamped by the runner next to its wall clock: a host maps
+     * them onto its own clock to time the repeat in real seconds. */
+    double t_start, t_end;
     int placement; /* the placement actually used, see WL_PLACE_* */
     int nextra;
     struct wl_extra extra[WL_MAX_EXTRA];
@@ -142,6 +146,10 @@ struct workload {
      * parameter values writes into its directory (workloads/needs.h), for
      * the runner to check against what is free before it starts. */
     void (*needs)(const double *param, struct wl_needs *n);
+    /* Optional: the figure real time would have given, when it was
+     * measured on a clock running `rate` of its seconds per real second;
+     * without it the unit decides (workloads/real_figure.h). */
+    double (*real_figure)(double figure, double rate);
 };
 
 /* True when the parent asked the run to end. */

@@ -56,9 +56,9 @@ echo "$list" | grep -qE '^syscalls +.*: syscall-null syscall-read' ||
 # --- the table ---
 out=$("$bin" -c 2000 -r 3 -w 0 syscall-null) || fail "a run failed"
 echo "$out"
-echo "$out" | head -1 | grep -qE '^workload +params +placement +unit +n +median +min +max +95% CI$' ||
+echo "$out" | head -1 | grep -qE '^workload +params +placement +unit +n +median +min +max +median interval$' ||
     fail "table header"
-echo "$out" | grep -qE '^syscall-null +- +any +ns +3 +[0-9.]+ +[0-9.]+ +[0-9.]+ +\+-[0-9.]+$' ||
+echo "$out" | grep -qE '^syscall-null +- +any +ns +3 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+\.\.[0-9.]+ 75%$' ||
     fail "table row"
 out=$("$bin" -c 500 -r 1 -w 0 --cpu 0 syscall-null) || fail "--cpu 0"
 echo "$out" | grep -qE '^syscall-null +- +same@cpu0 ' || fail "placement"

@@ -83,14 +83,42 @@ static void fix_cell(struct jobs *j, int src, const char *name,
     c->live = NAN;
     c->repeat = c->repeats = n;
     stats_compute(fig, n, &c->stats);
+    /* timed on the host's clock; a guest's kept it within 0.1% */
+    c->said = c->stats;
+    c->real = n > 0;
+    c->placement = n > 0 ? 0 : -1;
+    c->rate = n > 0 ? 1 : NAN;
+    c->rate_err = src == 0 ? 0 : 1e-3;
+}
+
+/* The guest's clock ran at `rate` over cell w's run: its own figures of
+ * a time per operation were `rate` of the real ones. */
+static void fix_slow_clock(struct jobs *j, int src, const char *name,
+                           double rate)
+{
+    struct job_cell *c = &j->cells[src][fix_wl(j, name)];
+    double said[3];
+    for (int i = 0; i < c->stats.n && i < 3; i++)
+        said[i] = (i == 0   ? c->stats.min
+                   : i == 1 ? c->stats.median
+                            : c->stats.max) *
+                  rate;
+    stats_compute(said, c->stats.n < 3 ? c->stats.n : 3, &c->said);
+    c->rate = rate;
 }
 
 static void fix_blank_cells(struct jobs *j, int src)
 {
     j->cells[src] = calloc(JOBS_MAX_WL, sizeof(struct job_cell));
     for (int w = 0; w < JOBS_MAX_WL; w++) {
-        j->cells[src][w].live = NAN;
-        stats_compute(NULL, 0, &j->cells[src][w].stats);
+        struct job_cell *c = &j->cells[src][w];
+        c->live = NAN;
+        stats_compute(NULL, 0, &c->stats);
+        c->said = c->stats;
+        c->placement = c->cpu = -1;
+        c->rate = c->rate_err = c->real_s = c->said_s = NAN;
+        c->store_t[0] = c->store_t[1] = c->ran_t = c->done_t = NAN;
+        c->bracket_ok = true;
     }
 }
 
@@ -198,6 +226,8 @@ static FIX_UNUSED void fix_build(struct session **sp, struct jobs **jp)
     static const double g_fork[] = {1400, 1600, 1500};
     fix_cell(j, 0, "fork-exit", JOB_DONE, h_fork, 3);
     fix_cell(j, 1, "fork-exit", JOB_DONE, g_fork, 3);
+    fix_slow_clock(j, 1, "fork-exit", 0.3643); /* the seed's 10 s in 27.45 */
+    j->cells[1][fix_wl(j, "fork-exit")].overlap = 1; /* ran beside the host */
     static const double h_lat[] = {9.1, 9.3, 9.0};
     fix_cell(j, 0, "pipe-lat", JOB_DONE, h_lat, 3);
     fix_cell(j, 1, "pipe-lat", JOB_FAILED, NULL, 0);

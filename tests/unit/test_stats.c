@@ -106,6 +106,42 @@ static void test_t_table(void **state)
     assert_true(stats_t95(1000000) >= 1.96);
 }
 
+/* The median's interval: order statistics with binomial coverage (R:
+ * 1 - 2 * pbinom(k - 1, n, 0.5)), inside the figures' range. */
+static void test_median_interval(void **state)
+{
+    (void)state;
+    assert_float_equal(stats_median_cover(3, 1), 0.75, 1e-12);
+    assert_float_equal(stats_median_cover(5, 1), 0.9375, 1e-12);
+    assert_float_equal(stats_median_cover(6, 1), 1 - 2.0 / 64, 1e-12);
+    assert_float_equal(stats_median_cover(9, 2), 1 - 20.0 / 512, 1e-12);
+    assert_float_equal(stats_median_cover(100, 40), 0.9648, 1e-4);
+    assert_float_equal(stats_median_cover(1000, 470), 0.9463, 1e-4);
+    assert_float_equal(stats_median_cover(3, 2), 0, 0); /* past the middle */
+    /* the "498 +-860 ns": three repeats of a positive figure */
+    const double x[] = {120, 498, 1610};
+    struct wl_stats st;
+    stats_compute(x, 3, &st);
+    assert_float_equal(st.med_lo, 120, 0);
+    assert_float_equal(st.med_hi, 1610, 0);
+    assert_float_equal(st.med_cover, 0.75, 1e-12);
+    assert_true(st.mean - st.ci95 < 0); /* the mean's goes below zero */
+    assert_true(stats_noisy(st.median, st.med_lo, st.med_hi));
+    /* nine: x(2) and x(8), 96% */
+    const double y[] = {9, 1, 8, 2, 7, 3, 6, 4, 5};
+    stats_compute(y, 9, &st);
+    assert_float_equal(st.med_lo, 2, 0);
+    assert_float_equal(st.med_hi, 8, 0);
+    assert_true(st.med_cover >= STATS_COVER_WANT);
+    /* a tight set is not noisy; one figure has no interval */
+    const double z[] = {100, 101, 99};
+    stats_compute(z, 3, &st);
+    assert_false(stats_noisy(st.median, st.med_lo, st.med_hi));
+    stats_compute(z, 1, &st);
+    assert_true(isnan(st.med_lo) && isnan(st.med_hi));
+    assert_false(stats_noisy(st.median, st.med_lo, st.med_hi));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -116,6 +152,7 @@ int main(void)
         cmocka_unit_test(test_nan_skipped),
         cmocka_unit_test(test_large_offset),
         cmocka_unit_test(test_t_table),
+        cmocka_unit_test(test_median_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

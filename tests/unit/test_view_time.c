@@ -84,10 +84,18 @@ static void test_sleep_host_saw(void **state)
     fix_build(&s, &j);
     feed_clock(&s->model[1], 10.0 / 27.0);
     double req, took, host;
+    /* a run not timed on the host's clock: through the clock fit */
+    struct job_cell *c = &j->cells[1][fix_wl(j, "sleep")];
+    c->real = false;
     assert_true(view_sleep_figures(s, j, 1, 2, &req, &took, &host));
     assert_float_equal(req, 1.0, 1e-12);
     assert_float_equal(took, 1.5, 1e-9); /* 0.5 s overshoot, its clock */
     assert_float_equal(host, 1.5 * 27 / 10, 0.01);
+    /* timed: through the run's own rate */
+    c->real = true;
+    c->rate = 10.0 / 27.0;
+    assert_true(view_sleep_figures(s, j, 1, 2, &req, &took, &host));
+    assert_float_equal(host, 1.5 * 27 / 10, 1e-9);
     assert_true(view_sleep_figures(s, j, 0, 2, &req, &took, &host));
     assert_true(isnan(host)); /* the host is its own reference */
 
@@ -103,7 +111,9 @@ static void test_sleep_host_saw(void **state)
                         false);
     assert_string_equal(val, "  1.000s");
     assert_string_equal(detail, "p99 +120us");
-    assert_float_equal(view_time_line_ratio(s, j, 1, one), 1.5 / 1.00007, 1e-9);
+    /* what the guest's sleep really took against what the host's did */
+    assert_float_equal(view_time_line_ratio(s, j, 1, one), 4.05 / 1.00007,
+                       1e-3);
     fix_free(s, j);
 }
 
@@ -115,9 +125,9 @@ static void test_fairness_lines(void **state)
     fix_build(&s, &j);
     struct time_line tl[VIEW_TIME_LINES_MAX];
     int n = view_time_lines(s, j, tl, VIEW_TIME_LINES_MAX, 2);
-    /* 4 clock rows, 3 sleeps, a rule, 8 figures, 2 tasks of 3 shown */
-    assert_int_equal(n, 4 + 3 + 1 + 8 + 4);
-    assert_int_equal(tl[7].kind, TL_RULE);
+    /* 5 clock rows, 3 sleeps, a rule, 8 figures, 2 tasks of 3 shown */
+    assert_int_equal(n, 5 + 3 + 1 + 8 + 4);
+    assert_int_equal(tl[8].kind, TL_RULE);
     char val[32], detail[64];
     const struct time_line *tc = find(tl, n, "tasks/cpus");
     view_time_line_cell(s, j, 1, tc, val, sizeof(val), detail, sizeof(detail),
