@@ -230,8 +230,9 @@ static void test_task_shares(void **state)
     j->cells[1][w].lanes = (struct wl_lanes){3, {100, 100, 100}};
     int n = view_time_lines(s, j, tl, VIEW_TIME_LINES_MAX, 8);
     assert_int_equal(n, plain + 1 + 3);
-    assert_int_equal(tl[7].kind, TL_RULE); /* after 4 clock rows, 3 sleeps */
-    assert_string_equal(tl[7].label, " task shares ");
+    const struct time_line *rule = find(tl, n, " task shares ");
+    assert_int_equal(rule->kind, TL_RULE);
+    assert_true(rule[1].kind == TL_SHARE); /* the shares follow it */
     char val[32], detail[64];
     const struct time_line *t3 = find(tl, n, "task 3 share %");
     assert_int_equal(t3->kind, TL_SHARE);
