@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/archives.h"
 #include "report/atomic_file.h"
 #include "report/baselines.h"
 #include "guest/demo_guest.h"
@@ -31,6 +32,7 @@
 #define FIRST_ANSWER_WAIT 15.0 /* s for every guest's first answer */
 
 static volatile sig_atomic_t stop_requested;
+static struct archives archives; /* -a and --record */
 
 static void on_stop(int sig)
 {
@@ -84,6 +86,26 @@ static void step(struct session *s, struct jobs *j, struct host_probe *hp,
     session_update(s);
     jobs_update(j, s);
     host_probe_step(hp, &s->model[0], jobs_host_busy(j));
+    char msg[512];
+    if (archives_tick(&archives, s, j, msg, sizeof(msg)))
+        fprintf(stderr, "parallax: %s\n", msg);
+}
+
+/* Waits (two intervals at most) for a sample of every live source taken
+ * after the runs: the recording's last records then hold their results. */
+static void wait_round(struct session *s, struct jobs *j, struct host_probe *hp)
+{
+    unsigned long seen[SESSION_MAX_SOURCES];
+    for (int i = 0; i < s->nsrc; i++)
+        seen[i] = s->model[i].updates;
+    double until = clock_mono() + 2 * s->interval + 0.5;
+    for (bool all = false; !all && !stop_requested && clock_mono() < until;) {
+        step(s, j, hp, 0.1);
+        all = true;
+        for (int i = 0; i < s->nsrc; i++)
+            all &= session_is_fixed(s, i) || s->model[i].state == SRC_DOWN ||
+                   s->model[i].updates > seen[i];
+    }
 }
 
 /* Waits until every live source has rates (or is down), a while at most. */
@@ -183,7 +205,10 @@ static int run_one(struct session *s, struct jobs *j, struct host_probe *hp,
 {
     if (start_all(s, j, w)) {
         double next_line = 0;
-        while (jobs_running(j, w)) {
+        /* and the recorded columns' run of it, lined up with this one */
+        while (jobs_running(j, w) ||
+               (!stop_requested &&
+                replay_busy(&archives.replay, s, j->wl[w]->name))) {
             if (stop_requested)
                 jobs_stop_all(j, s);
             step(s, j, hp, 0.25);
@@ -286,7 +311,8 @@ int batch_run(const struct options *o)
     if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
             0 ||
         baselines_open(&s, &j, o->baselines, o->nbaselines, err, sizeof(err)) <
-            0) {
+            0 ||
+        archives_open(&archives, &s, o, err, sizeof(err)) < 0) {
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }
@@ -309,6 +335,9 @@ int batch_run(const struct options *o)
                 failed, runs);
         rc = 1;
     }
+    if (archives.rec)
+        wait_round(&s, &j, &hp);
+    archives_close(&archives);
     /* what was measured is reported, also after a failure or a signal */
     if (write_reports(o, &s, &j) < 0)
         rc = 1;

@@ -12,6 +12,7 @@
 #define INTERVAL_MIN          0.1
 #define OPTIONS_MAX_GUESTS    56 /* with the host and baselines: 64 */
 #define OPTIONS_MAX_BASELINES 7
+#define OPTIONS_MAX_ARCHIVES  16 /* -a: each may hold several sources */
 #define REPEATS_MAX           100
 #define INTERVAL_MAX          3600.0
 
@@ -38,8 +39,11 @@ struct options {
     const char *output;     /* --output FILE for --batch, NULL: stdout */
     int repeats;            /* --repeats of every workload run */
     int verbose;            /* -v, repeatable: how much goes to the log */
-    int nbaselines;         /* --baseline [LABEL=]FILE */
+    int nbaselines;         /* --baseline [LABEL=]FILE[:SOURCE] */
     const char *baselines[OPTIONS_MAX_BASELINES];
+    const char *record; /* --record DIR: PCP archives of the session */
+    int narchives;      /* -a [NAME=]ARCHIVE, in the order given */
+    const char *archives[OPTIONS_MAX_ARCHIVES];
 };
 
 /* Parses argv into o (defaults first). On OPT_ERROR, err holds a one-line

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/archives.h"
 #include "report/baselines.h"
 #include "guest/demo_guest.h"
 #include "core/host_probe.h"
@@ -32,6 +33,8 @@ static void on_stop(int sig)
 /* Waits up to `timeout` seconds (< 0: for ever) for samples and folds them
  * in. False when interrupted by a stop request. */
 static struct host_probe probe;
+static struct archives archives;
+static struct jobs jobs; /* holds the baselines' workload figures */
 
 static bool wait_samples(struct session *s, double timeout)
 {
@@ -42,6 +45,9 @@ static bool wait_samples(struct session *s, double timeout)
         return false;
     session_update(s);
     host_probe_step(&probe, &s->model[0], false);
+    char msg[512];
+    if (archives_tick(&archives, s, &jobs, msg, sizeof(msg)))
+        fprintf(stderr, "parallax: %s\n", msg);
     return !stop_requested;
 }
 
@@ -70,7 +76,6 @@ int text_mode_run(const struct options *o)
     static struct session s;
     static unsigned long seen[SESSION_MAX_SOURCES];
     static struct demo_guest demo;
-    static struct jobs jobs; /* holds the baselines' workload figures */
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     struct sigaction sa = {.sa_handler = on_stop};
     sigaction(SIGINT, &sa, NULL);
@@ -82,7 +87,8 @@ int text_mode_run(const struct options *o)
     }
     jobs_init(&jobs);
     if (baselines_open(&s, &jobs, o->baselines, o->nbaselines, err,
-                       sizeof(err)) < 0) {
+                       sizeof(err)) < 0 ||
+        archives_open(&archives, &s, o, err, sizeof(err)) < 0) {
         fprintf(stderr, "parallax: %s\n", err);
         session_close(&s);
         return 2;
@@ -119,6 +125,7 @@ int text_mode_run(const struct options *o)
         printed++;
     }
     host_probe_stop(&probe);
+    archives_close(&archives);
     demo_guest_stop(&demo);
     session_close(&s);
     return 0;

@@ -300,6 +300,30 @@ static enum job_state guest_state(int code, enum job_state was)
     }
 }
 
+/* What pmdaparallax (or a recording) reports of a workload, into its
+ * cell: progress, statistics, why it failed, the details (extras). */
+static void take_report(struct job_cell *c, const struct pmda_job *pj,
+                        const char *extras)
+{
+    c->live = pj->figure;
+    c->repeat = pj->repeats_done;
+    c->repeats = pj->repeats;
+    c->stats = blank.stats;
+    c->stats.n = pj->n;
+    if (pj->n > 0) {
+        c->stats.median = pj->median;
+        c->stats.min = pj->min;
+        c->stats.max = pj->max;
+        c->stats.mean = pj->mean;
+        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
+    }
+    snprintf(c->note, sizeof(c->note), "%s", pj->error);
+    if (pj->n > 0) { /* the finished repeats' details, e.g. fairness */
+        c->last.figure = pj->figure;
+        wl_extras_parse(extras, &c->last);
+    }
+}
+
 /* Folds what a guest reports of workload w into its cell. */
 static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
 {
@@ -330,23 +354,7 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
     if (!pj || (c->state == JOB_RUNNING && pj->runs == c->runs_base))
         return c->state != before; /* our start has not shown yet */
     c->state = guest_state(pj->state, c->state);
-    c->live = pj->figure;
-    c->repeat = pj->repeats_done;
-    c->repeats = pj->repeats;
-    c->stats = blank.stats;
-    c->stats.n = pj->n;
-    if (pj->n > 0) {
-        c->stats.median = pj->median;
-        c->stats.min = pj->min;
-        c->stats.max = pj->max;
-        c->stats.mean = pj->mean;
-        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
-    }
-    snprintf(c->note, sizeof(c->note), "%s", pj->error);
-    if (pj->n > 0) { /* the finished repeats' details, e.g. fairness */
-        c->last.figure = pj->figure;
-        wl_extras_parse(model_job_extras(m, pj), &c->last);
-    }
+    take_report(c, pj, model_job_extras(m, pj));
     return true;
 }
 
@@ -380,6 +388,25 @@ bool jobs_update(struct jobs *j, const struct session *s)
     /* this host's system call counter reopens once no host run is left */
     syscalls_host_busy(jobs_host_busy(j));
     return changed;
+}
+
+void jobs_set_recorded(struct jobs *j, int src, int w,
+                       const struct pmda_job *pj, const char *extras)
+{
+    struct job_cell *c = w >= 0 && w < j->nwl ? cell(j, src, w) : NULL;
+    if (!c)
+        return;
+    *c = blank;
+    if (!pj)
+        return;
+    take_report(c, pj, extras);
+    /* never running here: a recorded run in progress shows the repeats
+     * it has finished, an idle one with figures was stopped */
+    c->state = pj->state == 3   ? JOB_FAILED
+               : pj->state == 2 ? JOB_DONE
+               : pj->n <= 0     ? JOB_IDLE
+               : pj->state == 1 ? JOB_DONE
+                                : JOB_STOPPED;
 }
 
 bool jobs_host_busy(const struct jobs *j)

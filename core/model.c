@@ -61,6 +61,15 @@ static double figure(const struct source_model *m, const struct sample *s,
 
 void model_update(struct source_model *m, const struct sample *s)
 {
+    if (s->replay.on) {
+        m->replay = s->replay;
+        if (s->replay.again && s->ok)
+            return;              /* a paused or ended replay: no new record */
+        if (s->replay.restart) { /* a jump: nothing spans it */
+            m->have_prev = false;
+            clock_model_init(&m->clock);
+        }
+    }
     m->updates++;
     m->fetch_ms = (s->t_after - s->t_before) * 1e3;
     for (int i = 0; i < s->nstores; i++) /* a ring of the newest results */
@@ -104,7 +113,8 @@ void model_update(struct source_model *m, const struct sample *s)
 
 bool model_is_stale(const struct source_model *m, double now, double interval)
 {
-    return m->state == SRC_LIVE && now - m->last_ok > 2.5 * interval;
+    return m->state == SRC_LIVE && !m->replay.on &&
+           now - m->last_ok > 2.5 * interval;
 }
 
 const char *model_job_extras(const struct source_model *m,

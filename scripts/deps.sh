@@ -6,7 +6,7 @@
 set -eu
 
 # build: compiler flags come from pkg-config for every library
-BUILD="pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libgtop2-dev libssl-dev libjansson-dev"
+BUILD="pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev"
 # run: pcp itself (local context, pmcd for guests and tests)
 RUN="pcp"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench

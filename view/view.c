@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "view/fmt.h"
+#include "view/view_replay.h"
 #include "core/jobs.h"
 #include "core/ratio.h"
 
@@ -127,6 +128,14 @@ bool view_is_baseline(const struct source_model *m)
 void view_source_header(const struct source_model *m, int row, double now,
                         double interval, int width, char *buf, size_t n)
 {
+    if (m->replay.on && (row == 1 || row == 3)) { /* a recorded column */
+        const char *dir = strrchr(m->target, '/');
+        if (row == 1)
+            view_replay_state(m, buf, n);
+        else
+            snprintf(buf, n, "archive %s", dir ? dir + 1 : m->target);
+        return;
+    }
     if (view_is_baseline(m) && (row == 1 || row == 3)) {
         const char *file = strrchr(m->target, '/');
         snprintf(buf, n, "%s",

@@ -1,0 +1,556 @@
+/* See recorder.h. libpcp_import over pmlogger: parallax already holds
+ * every figure it records (read from /proc, from pmcds, from its own
+ * runner), and pmlogger can only log what a pmcd serves, so it could
+ * record neither this host's workloads nor the fetch timing the clock rows
+ * are fitted from. libpcp_import writes the same archives pmlogger does,
+ * from what parallax has. Its files are unbuffered: each record is one
+ * write. Values go in through handles (one per metric and instance), as
+ * text; a record holds some 50 values, so that costs little. */
+#include "archive/recorder.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pcp/pmapi.h>
+#include <pcp/import.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/diag.h"
+#include "core/record_table.h"
+#include "core/version.h"
+#include "report/report.h"
+#include "workloads/extras.h"
+
+#define REC_DOMAIN 245 /* libpcp_import's own (PMI_DOMAIN) */
+enum cluster { CL_TABLE, CL_SOURCE, CL_WORKLOAD };
+#define WL_INDOM_SERIAL 0 /* the catalogue; the metric table's are 1 + id */
+#define REC_PATH_MAX    4096
+
+/* What the table's value expressions see: one source ... */
+struct rec_src {
+    const struct source_model *m;
+    const struct sample *smp; /* its newest good sample */
+    struct clock_fit fit;
+    const struct selfcost *self; /* this host only, else NULL */
+};
+
+/* ... or one workload on it. */
+struct rec_job {
+    const struct workload *wl;
+    const struct job_cell *c;
+    double runs, start, end;
+    char extras[WL_EXTRAS_TEXT_MAX];
+};
+
+/* A workload's runs on one source, as the recorder saw them start and
+ * end (the cells keep no times). */
+struct rec_run {
+    enum job_state last;
+    double runs, start, end; /* end NaN while it runs */
+};
+
+struct rec_archive {
+    int ctx;            /* libpcp_import's, 0 until the first record */
+    unsigned long seen; /* the model's updates already recorded */
+    double last_ts;     /* the newest record's timestamp */
+    char base[REC_PATH_MAX];
+    char safe[64]; /* the source's directory name */
+    int h_table[METRIC_COUNT];
+    int h_src[RECORD_SOURCE_COUNT];
+    int h_wl[RECORD_WORKLOAD_COUNT][JOBS_MAX_WL];
+    struct rec_run run[JOBS_MAX_WL];
+};
+
+struct recorder {
+    char dir[REC_PATH_MAX / 2];
+    char stamp[32]; /* YYYYmmdd.HH.MM.SS of the start, local time */
+    double since;
+    unsigned long records;
+    struct rec_archive *a[SESSION_MAX_SOURCES];
+};
+
+/* --- what the table's expressions call --- */
+
+static bool rec_live(const struct rec_src *r)
+{
+    return r->m->state == SRC_LIVE && r->smp;
+}
+
+/* mem.util.available such that mem.physmem less it is the memory used
+ * parallax showed. */
+static double rec_available_kb(const struct rec_src *r)
+{
+    if (!rec_live(r) || !r->smp->have[METRIC_MEM_USED] ||
+        !(r->m->info.mem_bytes > 0))
+        return NAN;
+    return floor(r->m->info.mem_bytes / 1024) -
+           round(r->smp->value[METRIC_MEM_USED] / 1024);
+}
+
+static double rec_state_code(enum job_state st)
+{
+    switch (st) {
+    case JOB_RUNNING:
+    case JOB_STOPPING:
+        return 1;
+    case JOB_DONE:
+        return 2;
+    case JOB_FAILED:
+        return 3;
+    case JOB_IDLE:
+    case JOB_STOPPED:
+        break;
+    }
+    return 0;
+}
+
+static const char *rec_state_name(enum job_state st)
+{
+    static const char *const names[] = {"idle", "running", "stopping",
+                                        "done", "stopped", "failed"};
+    return names[st];
+}
+
+static const char *rec_extras(struct rec_job *r)
+{
+    if (r->c->stats.n <= 0 || r->c->last.nextra <= 0)
+        return NULL;
+    wl_extras_format(&r->c->last, r->extras, sizeof(r->extras));
+    return r->extras;
+}
+
+/* --- naming --- */
+
+/* The source's name as one path component. */
+static void safe_name(const char *name, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = name; *p && k + 1 < n; p++) {
+        char c = *p;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                  (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+        out[k++] = ok ? c : '_';
+    }
+    out[k] = '\0';
+    if (k == 0 || strcmp(out, ".") == 0 || strcmp(out, "..") == 0)
+        snprintf(out, n, "source");
+}
+
+static bool archive_exists(const char *base)
+{
+    static const char *const ext[] = {".0", ".meta", ".index"};
+    char p[REC_PATH_MAX + 8];
+    for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+        snprintf(p, sizeof(p), "%s%s", base, ext[i]);
+        if (access(p, F_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* dir/SAFE/STAMP, or STAMP-N when a recording already took that name. */
+static int choose_base(const struct recorder *R, struct rec_archive *a,
+                       char *err, size_t errlen)
+{
+    char sub[REC_PATH_MAX];
+    snprintf(sub, sizeof(sub), "%s/%s", R->dir, a->safe);
+    if (report_make_dirs(sub) < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", sub, strerror(errno));
+        return -1;
+    }
+    for (int k = 0; k < 1000; k++) {
+        char n[16] = "";
+        if (k)
+            snprintf(n, sizeof(n), "-%d", k);
+        snprintf(a->base, sizeof(a->base), "%s/%s/%s%s", R->dir, a->safe,
+                 R->stamp, n);
+        if (!archive_exists(a->base))
+            return 0;
+    }
+    snprintf(err, errlen, "%s: a thousand recordings of %s already", sub,
+             R->stamp);
+    return -1;
+}
+
+/* --- the archive's metadata --- */
+
+static pmUnits units_of(int space, int time, int count, int sspace, int stime)
+{
+    return pmiUnits(space, time, count, sspace, stime,
+                    count ? PM_COUNT_ONE : 0);
+}
+
+#define U_NONE  units_of(0, 0, 0, 0, 0)
+#define U_SEC   units_of(0, 1, 0, 0, PM_TIME_SEC)
+#define U_COUNT units_of(0, 0, 1, 0, 0)
+#define U_BYTE  units_of(1, 0, 0, PM_SPACE_BYTE, 0)
+#define U_KBYTE units_of(1, 0, 0, PM_SPACE_KBYTE, 0)
+
+static pmUnits table_units(enum metric_unit u)
+{
+    switch (u) {
+    case MU_MSEC:
+        return units_of(0, 1, 0, 0, PM_TIME_MSEC);
+    case MU_BYTE:
+        return U_BYTE;
+    case MU_COUNT:
+        return U_COUNT;
+    case MU_NONE:
+        break;
+    }
+    return U_NONE;
+}
+
+/* Defines one metric with its help text. */
+static int define(const char *name, pmID id, int type, pmInDom indom, int sem,
+                  pmUnits units, const char *help)
+{
+    int sts = pmiAddMetric(name, id, type, indom, sem, units);
+    if (sts >= 0)
+        sts = pmiPutText(PM_TEXT_PMID, PM_TEXT_ONELINE, id, help);
+    if (sts >= 0)
+        sts = pmiPutText(PM_TEXT_PMID, PM_TEXT_HELP, id, help);
+    return sts;
+}
+
+/* The metric table's rows under their PCP names; an expression (memory
+ * used) is recorded through its operands, which the record table holds. */
+static int define_table(struct rec_archive *a)
+{
+    for (int id = 0; id < METRIC_COUNT; id++) {
+        const struct metric_desc *d = &metric_descs[id];
+        if (strchr(d->pcp, ' '))
+            continue;
+        bool counter = metric_is_counter(id);
+        pmInDom indom =
+            d->inst ? pmiInDom(REC_DOMAIN, 1 + id) : (pmInDom)PM_INDOM_NULL;
+        char help[160];
+        snprintf(help, sizeof(help), "parallax's \"%s\" row, as read (%s)",
+                 d->label, counter ? "a counter" : "an instant value");
+        int sts = define(d->pcp, pmiID(REC_DOMAIN, CL_TABLE, id),
+                         counter ? PM_TYPE_U64 : PM_TYPE_DOUBLE, indom,
+                         counter ? PM_SEM_COUNTER : PM_SEM_INSTANT,
+                         table_units(d->unit), help);
+        if (sts >= 0 && d->inst)
+            sts = pmiAddInstance(indom, d->inst, 1);
+        if (sts < 0)
+            return sts;
+        a->h_table[id] = pmiGetHandle(d->pcp, d->inst);
+        if (a->h_table[id] < 0)
+            return a->h_table[id];
+    }
+    return 0;
+}
+
+static int define_rows(struct rec_archive *a, const struct jobs *j)
+{
+    int sts = 0;
+    pmInDom wl = pmiInDom(REC_DOMAIN, WL_INDOM_SERIAL);
+#define RS_DEFINE(id, name, type, sem, unit, help, expr)                       \
+    if (sts >= 0)                                                              \
+        sts = define(name, pmiID(REC_DOMAIN, CL_SOURCE, RECORD_##id),          \
+                     PM_TYPE_##type, PM_INDOM_NULL, PM_SEM_##sem, U_##unit,    \
+                     help);                                                    \
+    if (sts >= 0)                                                              \
+        sts = a->h_src[RECORD_##id] = pmiGetHandle(name, NULL);
+    RECORD_SOURCE_TABLE(RS_DEFINE)
+#undef RS_DEFINE
+#define RW_DEFINE(id, name, type, sem, unit, help, expr)                       \
+    if (sts >= 0)                                                              \
+        sts = define(name, pmiID(REC_DOMAIN, CL_WORKLOAD, RECORD_##id),        \
+                     PM_TYPE_##type, wl, PM_SEM_##sem, U_##unit, help);
+    RECORD_WORKLOAD_TABLE(RW_DEFINE)
+#undef RW_DEFINE
+    if (sts >= 0)
+        sts = pmiPutText(PM_TEXT_INDOM, PM_TEXT_ONELINE, wl,
+                         "parallax's workload catalogue, one instance per "
+                         "workload");
+    for (int w = 0; w < j->nwl && sts >= 0; w++)
+        sts = pmiAddInstance(wl, j->wl[w]->name, w);
+    for (int w = 0; w < j->nwl && sts >= 0; w++) {
+#define RW_HANDLE(id, pname, ...)                                              \
+    if (sts >= 0)                                                              \
+        sts = a->h_wl[RECORD_##id][w] = pmiGetHandle(pname, j->wl[w]->name);
+        RECORD_WORKLOAD_TABLE(RW_HANDLE)
+#undef RW_HANDLE
+    }
+    return sts < 0 ? sts : 0;
+}
+
+static void fmt_pmi(char *err, size_t n, const char *what, const char *path,
+                    int sts)
+{
+    char msg[PMI_MAXERRMSGLEN];
+    snprintf(err, n, "%s %s: %s", what, path,
+             pmiErrStr_r(sts, msg, sizeof(msg)));
+}
+
+/* Starts source i's archive: its name, host, labels and metrics. */
+static int open_archive(const struct recorder *R, struct rec_archive *a,
+                        const struct source_model *m, const struct jobs *j,
+                        char *err, size_t errlen)
+{
+    if (choose_base(R, a, err, errlen) < 0)
+        return -1;
+    a->ctx = pmiStart(a->base, 0);
+    if (a->ctx < 0) {
+        fmt_pmi(err, errlen, "cannot start", a->base, a->ctx);
+        a->ctx = 0;
+        return -1;
+    }
+    pmiSetHostname(m->info.host[0] ? m->info.host : m->name);
+    int sts = pmiPutLabel(PM_LABEL_CONTEXT, 0, 0, "parallax_version",
+                          PARALLAX_VERSION);
+    if (sts >= 0)
+        sts = pmiPutLabel(PM_LABEL_CONTEXT, 0, 0, "parallax_source", m->name);
+    if (sts >= 0)
+        sts = define_table(a);
+    if (sts >= 0)
+        sts = define_rows(a, j);
+    if (sts < 0) {
+        fmt_pmi(err, errlen, "cannot define the metrics of", a->base, sts);
+        return -1;
+    }
+    DIAG(DIAG_INFO, "%s: recording to %s", m->name, a->base);
+    return 0;
+}
+
+/* --- values --- */
+
+static int put_num(int h, int type, double v)
+{
+    char buf[40];
+    if (h <= 0 || !isfinite(v) || (type != PM_TYPE_DOUBLE && v < 0))
+        return 0;
+    if (type == PM_TYPE_DOUBLE)
+        snprintf(buf, sizeof(buf), "%.17g", v);
+    else
+        snprintf(buf, sizeof(buf), "%.0f", v);
+    return pmiPutValueHandle(h, buf);
+}
+
+static int put_str(int h, const char *s)
+{
+    return h > 0 && s && s[0] ? pmiPutValueHandle(h, s) : 0;
+}
+
+#define PUT_U32(h, v)    put_num(h, PM_TYPE_U32, (double)(v))
+#define PUT_U64(h, v)    put_num(h, PM_TYPE_U64, (double)(v))
+#define PUT_DOUBLE(h, v) put_num(h, PM_TYPE_DOUBLE, (double)(v))
+#define PUT_STRING(h, v) put_str(h, (v))
+
+static int put_table(const struct rec_archive *a, const struct sample *smp)
+{
+    int sts = 0;
+    for (int id = 0; id < METRIC_COUNT && sts >= 0; id++) {
+        if (!smp->have[id] || a->h_table[id] <= 0)
+            continue;
+        if (metric_is_counter(id)) {
+            char buf[24];
+            snprintf(buf, sizeof(buf), "%llu",
+                     (unsigned long long)smp->count[id]);
+            sts = pmiPutValueHandle(a->h_table[id], buf);
+        } else
+            sts = put_num(a->h_table[id], PM_TYPE_DOUBLE, smp->value[id]);
+    }
+    return sts;
+}
+
+static int put_source(const struct rec_archive *a, const struct rec_src *r)
+{
+    int sts = 0;
+#define RS_PUT(id, name, type, sem, unit, help, expr)                          \
+    if (sts >= 0)                                                              \
+        sts = PUT_##type(a->h_src[RECORD_##id], expr);
+    RECORD_SOURCE_TABLE(RS_PUT)
+#undef RS_PUT
+    return sts;
+}
+
+static int put_workloads(const struct rec_archive *a, const struct jobs *j,
+                         int src)
+{
+    int sts = 0;
+    struct rec_job job, *r = &job;
+    for (int w = 0; w < j->nwl && sts >= 0; w++) {
+        const struct job_cell *c = jobs_cell(j, src, w);
+        if (c->state == JOB_IDLE && c->stats.n == 0)
+            continue; /* never run here: no values, as an agent gives */
+        job.wl = j->wl[w];
+        job.c = c;
+        job.runs = a->run[w].runs;
+        job.start = a->run[w].start;
+        job.end = a->run[w].end;
+#define RW_PUT(id, name, type, sem, unit, help, expr)                          \
+    if (sts >= 0)                                                              \
+        sts = PUT_##type(a->h_wl[RECORD_##id][w], expr);
+        RECORD_WORKLOAD_TABLE(RW_PUT)
+#undef RW_PUT
+    }
+    return sts;
+}
+
+/* Notes runs that started or ended since the last tick. */
+static void follow_runs(struct rec_archive *a, const struct jobs *j, int src,
+                        double now)
+{
+    for (int w = 0; w < j->nwl; w++) {
+        struct rec_run *run = &a->run[w];
+        enum job_state st = jobs_cell(j, src, w)->state;
+        bool was = run->last == JOB_RUNNING || run->last == JOB_STOPPING;
+        bool is = st == JOB_RUNNING || st == JOB_STOPPING;
+        if (is && !was) {
+            run->runs++;
+            run->start = now;
+            run->end = NAN;
+        } else if (was && !is) {
+            run->end = now;
+        }
+        run->last = st;
+    }
+}
+
+static struct rec_archive *archive_of(struct recorder *R,
+                                      const struct session *s, int i)
+{
+    if (R->a[i])
+        return R->a[i];
+    struct rec_archive *a = calloc(1, sizeof(*a));
+    if (!a)
+        return NULL;
+    safe_name(s->model[i].name, a->safe, sizeof(a->safe));
+    for (int k = 0, n = 2; k < SESSION_MAX_SOURCES; k++) /* unique */
+        if (R->a[k] && strcmp(R->a[k]->safe, a->safe) == 0) {
+            char base[48];
+            snprintf(base, sizeof(base), "%.40s", a->safe);
+            snprintf(a->safe, sizeof(a->safe), "%s-%d", base, n++);
+            k = -1;
+        }
+    for (int w = 0; w < JOBS_MAX_WL; w++)
+        a->run[w] =
+            (struct rec_run){.last = JOB_IDLE, .start = NAN, .end = NAN};
+    a->last_ts = -INFINITY;
+    R->a[i] = a;
+    return a;
+}
+
+/* One record of source i at its newest sample. */
+static int write_record(struct recorder *R, struct rec_archive *a,
+                        const struct session *s, int i, const struct jobs *j,
+                        char *err, size_t errlen)
+{
+    const struct source_model *m = &s->model[i];
+    struct rec_src r = {.m = m,
+                        .smp = m->samples ? &m->prev : NULL,
+                        .self = i == 0 ? &s->self : NULL};
+    double ts = m->state == SRC_LIVE ? m->prev.t_real : clock_real();
+    if (!(ts > a->last_ts)) {
+        DIAG(DIAG_INFO, "%s: not recorded: the host's clock went back %.3f s",
+             m->name, a->last_ts - ts);
+        return 0;
+    }
+    if (!a->ctx && open_archive(R, a, m, j, err, errlen) < 0)
+        return -1;
+    pmiUseContext(a->ctx);
+    clock_model_fit(&m->clock, &r.fit);
+    int sts = rec_live(&r) ? put_table(a, r.smp) : 0;
+    if (sts >= 0)
+        sts = put_source(a, &r);
+    if (sts >= 0)
+        sts = put_workloads(a, j, i);
+    if (sts < 0) {
+        fmt_pmi(err, errlen, "cannot record into", a->base, sts);
+        return -1;
+    }
+    double sec = floor(ts);
+    sts = pmiWrite((int)sec, (int)((ts - sec) * 1e6));
+    if (sts < 0) {
+        fmt_pmi(err, errlen, "cannot write", a->base, sts);
+        return -1;
+    }
+    a->last_ts = ts;
+    R->records++;
+    return 0;
+}
+
+struct recorder *recorder_start(const char *dir, char *err, size_t errlen)
+{
+    struct recorder *R = calloc(1, sizeof(*R));
+    if (!R) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    int len = snprintf(R->dir, sizeof(R->dir), "%s", dir);
+    while (len > 1 && R->dir[len - 1] == '/')
+        R->dir[--len] = '\0';
+    struct stat st;
+    if (report_make_dirs(R->dir) < 0 || stat(R->dir, &st) < 0 ||
+        access(R->dir, W_OK) < 0) {
+        snprintf(err, errlen, "cannot record into %s: %s", dir,
+                 strerror(errno));
+        free(R);
+        return NULL;
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(R->stamp, sizeof(R->stamp), "%Y%m%d.%H.%M.%S",
+             localtime_r(&now, &tm));
+    R->since = clock_mono();
+    return R;
+}
+
+int recorder_tick(struct recorder *R, const struct session *s,
+                  const struct jobs *j, char *err, size_t errlen)
+{
+    double now = clock_real();
+    for (int i = 0; i < s->nsrc; i++) {
+        if (session_is_fixed(s, i))
+            continue; /* a baseline or a recording: not measured here */
+        struct rec_archive *a = archive_of(R, s, i);
+        if (!a) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        follow_runs(a, j, i, now);
+        if (s->model[i].updates == a->seen)
+            continue;
+        a->seen = s->model[i].updates;
+        if (write_record(R, a, s, i, j, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void recorder_stop(struct recorder *R)
+{
+    if (!R)
+        return;
+    for (int i = 0; i < SESSION_MAX_SOURCES; i++) {
+        if (R->a[i] && R->a[i]->ctx && pmiUseContext(R->a[i]->ctx) >= 0)
+            pmiEnd();
+        free(R->a[i]);
+    }
+    DIAG(DIAG_INFO, "recording into %s stopped: %lu records", R->dir,
+         R->records);
+    free(R);
+}
+
+const char *recorder_dir(const struct recorder *R)
+{
+    return R->dir;
+}
+
+unsigned long recorder_records(const struct recorder *R)
+{
+    return R->records;
+}
+
+double recorder_since(const struct recorder *R)
+{
+    return R->since;
+}
