@@ -1,7 +1,9 @@
 /* See archive_scan.h. PCP reads a record cut short at a volume's end as
  * the end of the archive, so a copy cut short would pass for whole: the
  * volumes' framing (every record is its length, the body, the length
- * again) is walked here. A clock step shows where a record's timestamp
+ * again) is walked here. PCP writes every record with one unbuffered
+ * write (pmlogger as libpcp_import), so even an archive being written
+ * ends with a whole record. A clock step shows where a record's timestamp
  * (the host's realtime) and parallax.fetch.host_mono (its monotonic
  * clock) advance by different amounts. */
 #include "collectors/archive_scan.h"
@@ -64,8 +66,6 @@ static int check_file(const char *path, char *err, size_t errlen)
         }
         off_t len = (off_t)ntohl(head);
         if (len < 8 || len > st.st_size - off) {
-            if (time(NULL) - st.st_mtime < STILL_WRITTEN)
-                break; /* a logger is writing it now */
             snprintf(err, errlen,
                      "%s: truncated: its last record is cut short at byte "
                      "%lld of %lld (a copy cut short?)",
@@ -349,8 +349,9 @@ int archive_scan(int ctx, const char *target, struct archive_index *ix,
             char msg[PM_MAXERRMSGLEN], at[32] = "its start";
             if (ix->npos)
                 when(archive_pos_time(ix, ix->npos - 1), at, sizeof(at));
-            snprintf(err, errlen, "%s: corrupt after %s: %s", target, at,
-                     pmErrStr_r(sts, msg, sizeof(msg)));
+            snprintf(err, errlen,
+                     "%s: corrupt after %s: %s (pmlogcheck tells more)", target,
+                     at, pmErrStr_r(sts, msg, sizeof(msg)));
             return -1;
         }
         int rc = 0;

@@ -33,8 +33,7 @@ int archive_scan(int ctx, const char *target, struct archive_index *ix,
 
 /* Checks the framing of every data volume of target (an archive's base
  * name or a directory of archives): each record's length before and
- * after it agree and the last one is whole (unless the file changed in
- * the last minute: a logger still writing it). 0, or -1 with one line in
+ * after it agree and the last one is whole. 0, or -1 with one line in
  * err. */
 int archive_check_volumes(const char *target, char *err, size_t errlen);
 

@@ -54,6 +54,10 @@ struct pcp_state {
      * the caller's extra metrics, then the info, which only every
      * INFO_EVERY-th fetch includes */
     pmID fetch_ids[NPMID + MAX_DIFFS + PMDA_NMETRICS + MAX_EXTRA];
+    /* an archive: each later duplicate in fetch_ids is asked for as
+     * PM_ID_NULL and takes the value set of the first (libpcp 6.0.3's
+     * interpolation never returns from a fetch naming a metric twice) */
+    short alias[NPMID + MAX_DIFFS + PMDA_NMETRICS + MAX_EXTRA];
     int nsteady;            /* metrics, B operands, pmdaparallax's, extra */
     struct pcp_extra extra; /* the caller's, n 0 when none */
     int extra_at;           /* where they start in fetch_ids */
@@ -180,7 +184,9 @@ static int pcp_lookup(struct pcp_state *st, char *err, size_t errlen)
             continue;
         const char *inst = i < METRIC_COUNT ? metric_descs[i].inst : NULL;
         if (inst) {
-            st->inst[i] = pmLookupInDom(st->desc[i].indom, inst);
+            st->inst[i] = st->archive /* every instance it ever had */
+                              ? pmLookupInDomArchive(st->desc[i].indom, inst)
+                              : pmLookupInDom(st->desc[i].indom, inst);
             if (st->inst[i] < 0)
                 st->known[i] = false;
         }
@@ -235,6 +241,35 @@ static void lookup_extra(struct pcp_state *st, int at)
     }
 }
 
+/* An archive's fetch names each metric once: see alias. */
+static void dedupe(struct pcp_state *st, int n)
+{
+    for (int i = 0; i < n; i++) {
+        st->alias[i] = -1;
+        for (int k = 0; k < i && st->fetch_ids[i] != PM_ID_NULL; k++)
+            if (st->fetch_ids[k] == st->fetch_ids[i]) {
+                st->alias[i] = (short)k;
+                st->fetch_ids[i] = PM_ID_NULL;
+            }
+    }
+}
+
+/* Lends (or, with undo, takes back) the aliased value sets of rp. */
+static void lend_aliases(const struct pcp_state *st, pmHighResResult *rp,
+                         pmValueSet **own, bool undo)
+{
+    for (int i = 0; st->archive && i < rp->numpmid; i++) {
+        if (st->alias[i] < 0)
+            continue;
+        if (undo) {
+            rp->vset[i] = own[i];
+        } else {
+            own[i] = rp->vset[i];
+            rp->vset[i] = rp->vset[st->alias[i]];
+        }
+    }
+}
+
 void *pcp_source_open(int type, const char *target,
                       const struct pcp_extra *extra, char *err, size_t errlen)
 {
@@ -280,6 +315,8 @@ void *pcp_source_open(int type, const char *target,
     st->nsteady = n;
     memcpy(st->fetch_ids + n, st->pmids + METRIC_COUNT,
            sizeof(pmID) * INFO_COUNT);
+    if (st->archive)
+        dedupe(st, n + INFO_COUNT);
     return st;
 }
 
@@ -395,8 +432,9 @@ int pcp_source_fetch(void *state, struct sample *out)
      * it opens the guest's tracepoint (collectors/syscalls_switch.h) */
     bool syscalls =
         st->known[METRIC_SYSCALLS] && (st->archive || syscalls_wanted());
-    st->fetch_ids[METRIC_SYSCALLS] =
-        syscalls ? st->pmids[METRIC_SYSCALLS] : st->pmids[0];
+    if (!st->archive) /* an archive's, unchanging, went through dedupe */
+        st->fetch_ids[METRIC_SYSCALLS] =
+            syscalls ? st->pmids[METRIC_SYSCALLS] : st->pmids[0];
     pmUseContext(st->ctx);
     out->t_before = clock_mono();
     /* PCP 6's own form of a result: nanosecond timestamps as pmcd sends
@@ -408,6 +446,8 @@ int pcp_source_fetch(void *state, struct sample *out)
         return -1;
     }
     st->fetches++;
+    pmValueSet *own[NPMID + MAX_DIFFS + PMDA_NMETRICS + MAX_EXTRA];
+    lend_aliases(st, rp, own, false);
     out->t_source =
         (double)rp->timestamp.tv_sec + (double)rp->timestamp.tv_nsec / 1e9;
     bool diff[METRIC_COUNT] = {false};
@@ -439,6 +479,7 @@ int pcp_source_fetch(void *state, struct sample *out)
     }
     st->info.pmda = st->pmda;
     out->info = st->info;
+    lend_aliases(st, rp, own, true);
     pmFreeHighResResult(rp);
     return 0;
 }

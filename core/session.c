@@ -94,8 +94,11 @@ bool session_is_fixed(const struct session *s, int src)
 int session_add_recorded(struct session *s, const struct source_spec *spec,
                          char *err, size_t errlen)
 {
-    return start_source(s, spec->name, spec->target, archive_backends, err,
-                        errlen);
+    if (start_source(s, spec->name, spec->target, archive_backends, err,
+                     errlen) < 0)
+        return -1;
+    s->model[s->nsrc - 1].replay.on = true; /* before its first record */
+    return 0;
 }
 
 int session_add(struct session *s, const struct source_spec *guest, char *err,

@@ -128,8 +128,8 @@ bool view_is_baseline(const struct source_model *m)
 void view_source_header(const struct source_model *m, int row, double now,
                         double interval, int width, char *buf, size_t n)
 {
-    if (m->replay.on && (row == 1 || row == 3)) { /* a recorded column */
-        const char *dir = strrchr(m->target, '/');
+    if (m->replay.on && (row == 3 || (row == 1 && m->state == SRC_LIVE))) {
+        const char *dir = strrchr(m->target, '/'); /* a recorded column */
         if (row == 1)
             view_replay_state(m, buf, n);
         else

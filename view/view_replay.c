@@ -35,7 +35,7 @@ void view_replay_title(const struct source_model *srcs, int nsrc, char *buf,
     int first = -1;
     buf[0] = '\0';
     for (int i = 0; i < nsrc && first < 0; i++)
-        if (srcs[i].replay.on)
+        if (srcs[i].replay.on && srcs[i].replay.at > 0)
             first = i;
     if (first < 0)
         return;
@@ -43,7 +43,7 @@ void view_replay_title(const struct source_model *srcs, int nsrc, char *buf,
     char at[32], names[160] = "";
     clock_text(p->at, true, at, sizeof(at));
     for (int i = first, len = 0; i < nsrc && len < (int)sizeof(names); i++)
-        if (srcs[i].replay.on)
+        if (srcs[i].replay.on && srcs[i].replay.at > 0)
             len += snprintf(names + len, sizeof(names) - (size_t)len, "%s%s",
                             len ? ", " : "", srcs[i].name);
     char pace[24] = "";
