@@ -439,6 +439,20 @@ static struct rec_archive *archive_of(struct recorder *R,
     return a;
 }
 
+/* A record's timestamp: t to the nearest microsecond, as archives of
+ * version 2 hold it (parallax.fetch.host_real has it whole). */
+static struct timeval record_time(double t)
+{
+    double sec = floor(t);
+    struct timeval tv = {.tv_sec = (time_t)sec,
+                         .tv_usec = (suseconds_t)round((t - sec) * 1e6)};
+    if (tv.tv_usec >= 1000000) {
+        tv.tv_sec++;
+        tv.tv_usec -= 1000000;
+    }
+    return tv;
+}
+
 /* One record of source i at its newest sample. */
 static int write_record(struct recorder *R, struct rec_archive *a,
                         const struct session *s, int i, const struct jobs *j,
@@ -467,8 +481,8 @@ static int write_record(struct recorder *R, struct rec_archive *a,
         fmt_pmi(err, errlen, "cannot record into", a->base, sts);
         return -1;
     }
-    double sec = floor(ts);
-    sts = pmiWrite((int)sec, (int)((ts - sec) * 1e6));
+    struct timeval tv = record_time(ts);
+    sts = pmiWrite((int)tv.tv_sec, (int)tv.tv_usec);
     if (sts < 0) {
         fmt_pmi(err, errlen, "cannot write", a->base, sts);
         return -1;
@@ -526,13 +540,29 @@ int recorder_tick(struct recorder *R, const struct session *s,
     return 0;
 }
 
+/* Ends a's archive. libpcp_import 6.0.3 ends each with a temporal index
+ * entry stamped with the last record written by any of its contexts, and
+ * an entry past an archive's last record makes PCP's seeks there fail: an
+ * empty record (a <mark>, "the recording stops here") at a's own last
+ * time comes first. */
+static void end_archive(struct rec_archive *a)
+{
+    if (!a->ctx || pmiUseContext(a->ctx) < 0)
+        return;
+    pmResult mark = {.numpmid = 0};
+    mark.timestamp = record_time(a->last_ts);
+    if (isfinite(a->last_ts))
+        pmiPutResult(&mark);
+    pmiEnd();
+}
+
 void recorder_stop(struct recorder *R)
 {
     if (!R)
         return;
     for (int i = 0; i < SESSION_MAX_SOURCES; i++) {
-        if (R->a[i] && R->a[i]->ctx && pmiUseContext(R->a[i]->ctx) >= 0)
-            pmiEnd();
+        if (R->a[i])
+            end_archive(R->a[i]);
         free(R->a[i]);
     }
     DIAG(DIAG_INFO, "recording into %s stopped: %lu records", R->dir,

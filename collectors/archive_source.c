@@ -29,7 +29,16 @@
 #define GAP_STEPS 3 /* a pause in the recording longer is not waited out */
 
 /* What each record says beside the table. */
-enum extra { EX_RTT, EX_SOURCE_TIME, EX_STATE, EX_ERROR, EX_PMDA, EX_COUNT };
+enum extra {
+    EX_RTT,
+    EX_SOURCE_TIME,
+    EX_HOST_REAL,
+    EX_HOST_MONO,
+    EX_STATE,
+    EX_ERROR,
+    EX_PMDA,
+    EX_COUNT
+};
 
 struct arch {
     void *pcp;
@@ -117,6 +126,8 @@ static void *arch_open(const char *target, char *err, size_t errlen)
     snprintf(a->target, sizeof(a->target), "%s", target);
     a->names[EX_RTT] = record_source_names[RECORD_FETCH_RTT];
     a->names[EX_SOURCE_TIME] = record_source_names[RECORD_FETCH_SOURCE_TIME];
+    a->names[EX_HOST_REAL] = record_source_names[RECORD_FETCH_HOST_REAL];
+    a->names[EX_HOST_MONO] = record_source_names[RECORD_FETCH_HOST_MONO];
     a->names[EX_STATE] = record_source_names[RECORD_SRC_STATE];
     a->names[EX_ERROR] = record_source_names[RECORD_SRC_ERROR];
     a->names[EX_PMDA] = record_source_names[RECORD_SRC_PMDA];
@@ -148,13 +159,20 @@ static void *arch_open(const char *target, char *err, size_t errlen)
     return a;
 }
 
-/* The position the replay clock has reached. */
-static int reached(struct arch *a)
+/* The position to show now: the next one once the replay clock has
+ * passed it; the newest passed when the next lies more than a fetch's
+ * advance (`adv` s of recorded time) behind it: so every record shows
+ * while the replay keeps up, and none holds it back when it cannot. */
+static int reached(struct arch *a, double adv)
 {
     const struct archive_index *ix = &a->ix;
     int k = a->cur;
     while (k + 1 < ix->npos && archive_pos_time(ix, k + 1) <= a->clock)
         k++;
+    if (k > a->cur + 1 &&
+        archive_pos_time(ix, k) - archive_pos_time(ix, a->cur + 1) <=
+            adv + 1e-3)
+        k = a->cur + 1;
     /* a pause in the recording (a logger stopped, a new boot) is skipped */
     if (k == a->cur && k + 1 < ix->npos && !a->paused &&
         archive_pos_time(ix, k + 1) - a->clock > GAP_STEPS * ix->step &&
@@ -226,11 +244,11 @@ static int show(struct arch *a, int k, struct sample *out)
 static int arch_fetch(void *state, struct sample *out)
 {
     struct arch *a = state;
-    double now = clock_mono();
+    double now = clock_mono(), adv = 0;
     if (!a->paused && a->cur < a->ix.npos - 1)
-        a->clock += (now - a->live_at) * a->speed;
+        a->clock += adv = (now - a->live_at) * a->speed;
     a->live_at = now;
-    int k = a->pending >= 0 ? a->pending : reached(a);
+    int k = a->pending >= 0 ? a->pending : reached(a, adv);
     a->pending = -1;
     if (k < 0 || k == a->cur) { /* nothing new */
         position(a, &out->replay);

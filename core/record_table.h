@@ -54,6 +54,10 @@
       "The source's own timestamp of the fetch, seconds since the epoch; no "  \
       "value where it gives none (this host read from /proc)",                 \
       rec_live(r) ? r->smp->t_source : NAN)                                    \
+    X(FETCH_HOST_REAL, "parallax.fetch.host_real", DOUBLE, INSTANT, SEC,       \
+      "The host's realtime at the fetch's midpoint, whole (the record's "      \
+      "timestamp has it to the microsecond): the clock fit's reference",       \
+      rec_live(r) ? r->smp->t_real : NAN)                                      \
     X(FETCH_HOST_MONO, "parallax.fetch.host_mono", DOUBLE, INSTANT, SEC,       \
       "The host's CLOCK_MONOTONIC at the fetch's midpoint: against the "       \
       "record's timestamp it tells whether the host's clock stepped",          \
