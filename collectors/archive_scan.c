@@ -134,7 +134,7 @@ int archive_check_volumes(const char *target, char *err, size_t errlen)
 /* --- the records --- */
 
 struct scan {
-    pmID rtt, mono, runs;
+    pmID rtt, mono, runs, state;
     pmInDom runs_indom;
     int ninst;
     int inst[MAX_INST];
@@ -204,6 +204,8 @@ static int note_runs(struct scan *sc, struct archive_index *ix,
             return -1;
         struct archive_run *r = &ix->runs[ix->nruns++];
         r->pos = k;
+        r->end = -1;
+        r->inst = inst;
         r->name[0] = '\0';
         if (pmNameInDomArchive(d.indom, inst, &name) >= 0) {
             snprintf(r->name, sizeof(r->name), "%s", name);
@@ -211,6 +213,21 @@ static int note_runs(struct scan *sc, struct archive_index *ix,
         }
     }
     return 0;
+}
+
+/* Runs that this record (position k) shows no longer running end here. */
+static void note_ends(const struct scan *sc, struct archive_index *ix,
+                      const pmValueSet *vs, int k)
+{
+    pmDesc d;
+    if (pmLookupDesc(sc->state, &d) < 0)
+        return;
+    for (int j = 0; j < vs->numval; j++)
+        for (int r = 0; r < ix->nruns; r++)
+            if (ix->runs[r].end < 0 && ix->runs[r].pos < k &&
+                ix->runs[r].inst == vs->vlist[j].inst &&
+                value_of(vs, j, d.type) != 1)
+                ix->runs[r].end = k;
 }
 
 /* One record (not a mark): its position, runs and clock. */
@@ -258,6 +275,8 @@ static int take_record(struct scan *sc, struct archive_index *ix,
     ix->npos++;
     sc->gap_next = false;
     sc->prev_t = t;
+    if ((vs = vset_of(rp, sc->state)))
+        note_ends(sc, ix, vs, k);
     if ((vs = vset_of(rp, sc->runs)) && note_runs(sc, ix, vs, k) < 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -313,7 +332,9 @@ static int make_grid(struct archive_index *ix, char *err, size_t errlen)
     }
     for (int r = 0; r < ix->nruns; r++) {
         double t = archive_pos_time(ix, ix->runs[r].pos);
+        double e = archive_pos_time(ix, ix->runs[r].end);
         ix->runs[r].pos = (int)fmin(n - 1, ceil((t - t0) / ix->step));
+        ix->runs[r].end = (int)fmin(n - 1, ceil((e - t0) / ix->step));
     }
     free(ix->pos);
     free(ix->gap);
@@ -330,6 +351,7 @@ int archive_scan(int ctx, const char *target, struct archive_index *ix,
         .rtt = lookup(record_source_names[RECORD_FETCH_RTT]),
         .mono = lookup(record_source_names[RECORD_FETCH_HOST_MONO]),
         .runs = lookup(record_workload_names[RECORD_WL_RUNS]),
+        .state = lookup(record_workload_names[RECORD_WL_STATE_CODE]),
         .prev_t = NAN,
         .prev_mono = NAN,
     };
@@ -367,6 +389,9 @@ int archive_scan(int ctx, const char *target, struct archive_index *ix,
         snprintf(err, errlen, "%s: holds no records", target);
         return -1;
     }
+    for (int r = 0; r < ix->nruns; r++)
+        if (ix->runs[r].end < 0)
+            ix->runs[r].end = ix->npos - 1;
     ix->step = usual_step(ix);
     return ix->ours ? 0 : make_grid(ix, err, errlen);
 }

@@ -9,9 +9,12 @@
 #include <stddef.h>
 #include <time.h>
 
-/* A run: the first position that shows it (its runs counter rose). */
+/* A run: the first position that shows it (its runs counter rose), and
+ * the first that shows it ended (its state no longer running; the last
+ * position when none does). */
 struct archive_run {
-    int pos;
+    int pos, end;
+    int inst; /* its instance in the archive */
     char name[32];
 };
 

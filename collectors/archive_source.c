@@ -51,6 +51,7 @@ struct arch {
     double speed;
     bool paused;
     bool jumped; /* pending is not the next position: rates restart */
+    int lined;   /* the run a "run NAME" went to, until its end shows */
     char note[160];
     const char *names[EX_COUNT];
     double ex[EX_COUNT]; /* the record being read; NaN: not in it */
@@ -153,6 +154,7 @@ static void *arch_open(const char *target, char *err, size_t errlen)
     lacks(a);
     a->cur = -1;
     a->pending = 0;
+    a->lined = -1;
     a->speed = 1;
     a->clock = archive_pos_time(&a->ix, 0);
     a->live_at = clock_mono();
@@ -189,6 +191,8 @@ static void position(const struct arch *a, struct replay_pos *p)
     p->at = archive_pos_time(&a->ix, a->cur < 0 ? 0 : a->cur);
     p->speed = a->paused ? 0 : a->speed;
     p->ended = a->cur == a->ix.npos - 1;
+    snprintf(p->run, sizeof(p->run), "%s",
+             a->lined >= 0 ? a->ix.runs[a->lined].name : "");
     snprintf(p->note, sizeof(p->note), "%s", a->note);
 }
 
@@ -231,6 +235,8 @@ static int show(struct arch *a, int k, struct sample *out)
         out->info.pmda = a->ex[EX_PMDA] > 0;
     a->cur = k;
     a->jumped = false;
+    if (a->lined >= 0 && k >= a->ix.runs[a->lined].end)
+        a->lined = -1;
     position(a, &out->replay);
     out->replay.restart = jump;
     if (a->ex[EX_STATE] == 2) { /* recorded while the source was down */
@@ -311,6 +317,7 @@ static int arch_store(void *state, const char *name, const char *value,
             return -ENOENT;
         }
         jump_to(a, a->ix.runs[r].pos - 1);
+        a->lined = r;
         a->paused = false;
         a->live_at = clock_mono();
     } else if (sscanf(value, "tail %lf", &x) == 1 && x >= 1) {

@@ -168,13 +168,10 @@ bool replay_busy(const struct replay *r, const struct session *s,
                  const char *name)
 {
     for (int i = 0; r->n && i < s->nsrc; i++) {
-        const struct source_model *m = &s->model[i];
-        if (!s->recorded[i] || !m->replay.on || m->replay.ended ||
-            m->replay.speed == 0)
-            continue;
-        for (int k = 0; k < m->njobs; k++)
-            if (m->job[k].state == 1 && strcmp(m->job[k].name, name) == 0)
-                return true;
+        const struct replay_pos *p = &s->model[i].replay;
+        if (s->recorded[i] && p->on && !p->ended && p->speed > 0 &&
+            strcmp(p->run, name) == 0)
+            return true;
     }
     return false;
 }

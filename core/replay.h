@@ -48,8 +48,8 @@ void replay_tick(struct replay *r, const struct session *s, struct jobs *j);
 void replay_control(struct replay *r, const struct session *s,
                     enum replay_action a, char *status, size_t n);
 
-/* True while a recorded column plays a run of workload `name` that has
- * not ended (and the replay moves). */
+/* True while a recorded column plays the run of workload `name` it was
+ * lined up with and has not yet shown its end (and the replay moves). */
 bool replay_busy(const struct replay *r, const struct session *s,
                  const char *name);
 

@@ -54,6 +54,7 @@ struct replay_pos {
     bool ended;     /* the recording's last record has been shown */
     double at;      /* recorded host time of the record shown (epoch s) */
     double speed;   /* replay speed (1: as recorded), 0 while paused */
+    char run[32];   /* the run lined up ("run NAME") until its end shows */
     char note[160]; /* what the recording lacks, "" when nothing */
 };
 

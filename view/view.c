@@ -120,6 +120,17 @@ static void backend_text(const struct source_model *m, int width, char *buf,
     first_fit(buf, n, width, cand, k);
 }
 
+/* Why the source is down; for a recorded column the cause alone when the
+ * error names its archive first (the row below names the archive). */
+static const char *down_reason(const struct source_model *m)
+{
+    size_t len = strlen(m->target);
+    const char *cause = len ? strstr(m->error, ": ") : NULL;
+    if (m->replay.on && cause && strncmp(m->error, m->target, len) == 0)
+        return cause + 2;
+    return m->error;
+}
+
 bool view_is_baseline(const struct source_model *m)
 {
     return m->backend && strcmp(m->backend, "baseline") == 0;
@@ -153,7 +164,7 @@ void view_source_header(const struct source_model *m, int row, double now,
         break;
     case 2: /* what it is; why not, while it is down */
         if (m->state == SRC_DOWN)
-            snprintf(buf, n, "%s", m->error);
+            snprintf(buf, n, "%s", down_reason(m));
         else
             info_text(m, width, buf, n);
         break;
