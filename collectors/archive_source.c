@@ -225,11 +225,15 @@ static int show(struct arch *a, int k, struct sample *out)
     }
     if (pcp_source_fetch(a->pcp, out) < 0)
         return -1;
-    double at = out->t_source,
-           rtt = isfinite(a->ex[EX_RTT]) ? a->ex[EX_RTT] : 0;
-    out->t_real = at;
-    out->t_before = at - rtt / 2;
-    out->t_after = at + rtt / 2;
+    /* the host's clocks as the fetch saw them: its realtime (the record's
+     * timestamp to the microsecond, whole in host_real) and, where
+     * recorded, its monotonic clock, on which live rates are taken */
+    double at = out->t_source;
+    double rtt = isfinite(a->ex[EX_RTT]) ? a->ex[EX_RTT] : 0;
+    double mid = isfinite(a->ex[EX_HOST_MONO]) ? a->ex[EX_HOST_MONO] : at;
+    out->t_real = isfinite(a->ex[EX_HOST_REAL]) ? a->ex[EX_HOST_REAL] : at;
+    out->t_before = mid - rtt / 2;
+    out->t_after = mid + rtt / 2;
     out->t_source = a->ex[EX_SOURCE_TIME];
     if (isfinite(a->ex[EX_PMDA]))
         out->info.pmda = a->ex[EX_PMDA] > 0;

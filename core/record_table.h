@@ -143,7 +143,7 @@
     X(WL_REPEATS_DONE, "parallax.workload.repeats_done", U32, INSTANT, NONE,   \
       "Repeats of the current or last run that gave a result",                 \
       (double)r->c->stats.n)                                                   \
-    X(WL_REPEATS, "parallax.workload.repeats", U32, INSTANT, NONE,             \
+    X(WL_REPEATS, "parallax.workload.repeats", U32, DISCRETE, NONE,            \
       "Repeats the run was asked for", (double)r->c->repeats)                  \
     X(ST_N, "parallax.workload.stats.n", U32, INSTANT, NONE,                   \
       "Figures in the statistics (finished repeats)", (double)r->c->stats.n)   \
@@ -160,10 +160,10 @@
       r->c->stats.mean - r->c->stats.ci95)                                     \
     X(ST_CI_HI, "parallax.workload.stats.ci95_hi", DOUBLE, INSTANT, NONE,      \
       "Upper end of that interval", r->c->stats.mean + r->c->stats.ci95)       \
-    X(WL_ERROR, "parallax.workload.error", STRING, INSTANT, NONE,              \
+    X(WL_ERROR, "parallax.workload.error", STRING, DISCRETE, NONE,             \
       "Why the run failed; no value unless it did",                            \
       r->c->state == JOB_FAILED ? r->c->note : NULL)                           \
-    X(WL_EXTRAS, "parallax.workload.extras", STRING, INSTANT, NONE,            \
+    X(WL_EXTRAS, "parallax.workload.extras", STRING, DISCRETE, NONE,           \
       "Secondary figures of the last finished repeat, one "                    \
       "name<TAB>unit<TAB>value line each (sched's fairness table, sleep's "    \
       "overshoots)",                                                           \
