@@ -9,6 +9,7 @@
 #include "archive/recorder.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <pcp/pmapi.h>
 #include <pcp/import.h>
@@ -22,6 +23,7 @@
 #include "core/clock.h"
 #include "core/diag.h"
 #include "core/record_table.h"
+#include "archive/record_values.h"
 #include "core/version.h"
 #include "report/report.h"
 #include "workloads/extras.h"
@@ -41,6 +43,7 @@ struct rec_src {
 
 /* ... or one workload on it. */
 struct rec_job {
+    int w; /* its instance */
     const struct workload *wl;
     const struct job_cell *c;
     double runs, start, end;
@@ -54,15 +57,23 @@ struct rec_run {
     double runs, start, end; /* end NaN while it runs */
 };
 
+/* The last value written of a row written on change. */
+struct rec_last {
+    bool set;
+    double num;
+    uint64_t hash; /* of a string */
+};
+
 struct rec_archive {
     int ctx;            /* libpcp_import's, 0 until the first record */
     unsigned long seen; /* the model's updates already recorded */
     double last_ts;     /* the newest record's timestamp */
     char base[REC_PATH_MAX];
     char safe[64]; /* the source's directory name */
-    int h_table[METRIC_COUNT];
-    int h_src[RECORD_SOURCE_COUNT];
-    int h_wl[RECORD_WORKLOAD_COUNT][JOBS_MAX_WL];
+    int nwl;       /* instances of the workload rows */
+    struct record_values vals;
+    struct rec_last last_src[RECORD_SOURCE_COUNT];
+    struct rec_last last_wl[RECORD_WORKLOAD_COUNT][JOBS_MAX_WL];
     struct rec_run run[JOBS_MAX_WL];
 };
 
@@ -220,7 +231,7 @@ static int define(const char *name, pmID id, int type, pmInDom indom, int sem,
 
 /* The metric table's rows under their PCP names; an expression (memory
  * used) is recorded through its operands, which the record table holds. */
-static int define_table(struct rec_archive *a)
+static int define_table(void)
 {
     for (int id = 0; id < METRIC_COUNT; id++) {
         const struct metric_desc *d = &metric_descs[id];
@@ -240,9 +251,6 @@ static int define_table(struct rec_archive *a)
             sts = pmiAddInstance(indom, d->inst, 1);
         if (sts < 0)
             return sts;
-        a->h_table[id] = pmiGetHandle(d->pcp, d->inst);
-        if (a->h_table[id] < 0)
-            return a->h_table[id];
     }
     return 0;
 }
@@ -251,18 +259,16 @@ static int define_rows(struct rec_archive *a, const struct jobs *j)
 {
     int sts = 0;
     pmInDom wl = pmiInDom(REC_DOMAIN, WL_INDOM_SERIAL);
-#define RS_DEFINE(id, name, type, sem, unit, help, expr)                       \
+#define RS_DEFINE(id, pname, type, sem, unit, when, help, expr)                \
     if (sts >= 0)                                                              \
-        sts = define(name, pmiID(REC_DOMAIN, CL_SOURCE, RECORD_##id),          \
+        sts = define(pname, pmiID(REC_DOMAIN, CL_SOURCE, RECORD_##id),         \
                      PM_TYPE_##type, PM_INDOM_NULL, PM_SEM_##sem, U_##unit,    \
-                     help);                                                    \
-    if (sts >= 0)                                                              \
-        sts = a->h_src[RECORD_##id] = pmiGetHandle(name, NULL);
+                     help);
     RECORD_SOURCE_TABLE(RS_DEFINE)
 #undef RS_DEFINE
-#define RW_DEFINE(id, name, type, sem, unit, help, expr)                       \
+#define RW_DEFINE(id, pname, type, sem, unit, when, help, expr)                \
     if (sts >= 0)                                                              \
-        sts = define(name, pmiID(REC_DOMAIN, CL_WORKLOAD, RECORD_##id),        \
+        sts = define(pname, pmiID(REC_DOMAIN, CL_WORKLOAD, RECORD_##id),       \
                      PM_TYPE_##type, wl, PM_SEM_##sem, U_##unit, help);
     RECORD_WORKLOAD_TABLE(RW_DEFINE)
 #undef RW_DEFINE
@@ -272,13 +278,7 @@ static int define_rows(struct rec_archive *a, const struct jobs *j)
                          "workload");
     for (int w = 0; w < j->nwl && sts >= 0; w++)
         sts = pmiAddInstance(wl, j->wl[w]->name, w);
-    for (int w = 0; w < j->nwl && sts >= 0; w++) {
-#define RW_HANDLE(id, pname, ...)                                              \
-    if (sts >= 0)                                                              \
-        sts = a->h_wl[RECORD_##id][w] = pmiGetHandle(pname, j->wl[w]->name);
-        RECORD_WORKLOAD_TABLE(RW_HANDLE)
-#undef RW_HANDLE
-    }
+    a->nwl = j->nwl;
     return sts < 0 ? sts : 0;
 }
 
@@ -309,11 +309,23 @@ static int open_archive(const struct recorder *R, struct rec_archive *a,
     if (sts >= 0)
         sts = pmiPutLabel(PM_LABEL_CONTEXT, 0, 0, "parallax_source", m->name);
     if (sts >= 0)
-        sts = define_table(a);
+        sts = define_table();
     if (sts >= 0)
         sts = define_rows(a, j);
     if (sts < 0) {
         fmt_pmi(err, errlen, "cannot define the metrics of", a->base, sts);
+        return -1;
+    }
+    /* room for every row and instance, strings at their longest */
+    size_t vsets = METRIC_COUNT + RECORD_SOURCE_COUNT + RECORD_WORKLOAD_COUNT;
+    size_t bytes =
+        sizeof(pmResult) + vsets * sizeof(pmValueSet *) +
+        vsets * (sizeof(pmValueSet) + JOBS_MAX_WL * sizeof(pmValue)) +
+        (METRIC_COUNT + RECORD_SOURCE_COUNT) * 512 +
+        (size_t)a->nwl * RECORD_WORKLOAD_COUNT * 32 +
+        (size_t)a->nwl * (WL_EXTRAS_TEXT_MAX + 512);
+    if (record_values_init(&a->vals, (int)vsets, bytes) < 0) {
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
     DIAG(DIAG_INFO, "%s: recording to %s", m->name, a->base);
@@ -322,76 +334,133 @@ static int open_archive(const struct recorder *R, struct rec_archive *a,
 
 /* --- values --- */
 
-static int put_num(int h, int type, double v)
+#define WHEN_EACH   false
+#define WHEN_CHANGE true
+
+static uint64_t hash_of(const char *s)
 {
-    char buf[40];
-    if (h <= 0 || !isfinite(v) || (type != PM_TYPE_DOUBLE && v < 0))
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+/* False when a row written on change has not changed since. */
+static bool changed(struct rec_last *last, bool on_change, double num,
+                    const char *str)
+{
+    uint64_t h = str ? hash_of(str) : 0;
+    if (!on_change)
+        return true;
+    if (last->set && last->num == num && last->hash == h)
+        return false;
+    *last = (struct rec_last){.set = true, .num = num, .hash = h};
+    return true;
+}
+
+/* A number of one row; NaN (or below zero for an unsigned type): none. */
+static int put_num(struct rec_archive *a, pmID id, const char *name, int inst,
+                   const char *iname, int cap, int type, struct rec_last *last,
+                   bool on_change, double x)
+{
+    pmAtomValue v;
+    if (!isfinite(x) || (type != PM_TYPE_DOUBLE && x < 0) ||
+        !changed(last, on_change, x, NULL))
         return 0;
-    if (type == PM_TYPE_DOUBLE)
-        snprintf(buf, sizeof(buf), "%.17g", v);
+    if (type == PM_TYPE_U32)
+        v.ul = (uint32_t)x;
+    else if (type == PM_TYPE_U64)
+        v.ull = (uint64_t)x;
     else
-        snprintf(buf, sizeof(buf), "%.0f", v);
-    return pmiPutValueHandle(h, buf);
+        v.d = x;
+    return record_values_put(&a->vals, id, name, inst, iname, cap, type, &v);
 }
 
-static int put_str(int h, const char *s)
+static int put_str(struct rec_archive *a, pmID id, const char *name, int inst,
+                   const char *iname, int cap, struct rec_last *last,
+                   bool on_change, const char *x)
 {
-    return h > 0 && s && s[0] ? pmiPutValueHandle(h, s) : 0;
+    pmAtomValue v = {.cp = (char *)x};
+    if (!x || !x[0] || !changed(last, on_change, 0, x))
+        return 0;
+    return record_values_put(&a->vals, id, name, inst, iname, cap,
+                             PM_TYPE_STRING, &v);
 }
 
-#define PUT_U32(h, v)    put_num(h, PM_TYPE_U32, (double)(v))
-#define PUT_U64(h, v)    put_num(h, PM_TYPE_U64, (double)(v))
-#define PUT_DOUBLE(h, v) put_num(h, PM_TYPE_DOUBLE, (double)(v))
-#define PUT_STRING(h, v) put_str(h, (v))
-
-static int put_table(const struct rec_archive *a, const struct sample *smp)
+/* The metric table's raw values: counters whole, instants as doubles. */
+static int put_table(struct rec_archive *a, const struct sample *smp)
 {
     int sts = 0;
     for (int id = 0; id < METRIC_COUNT && sts >= 0; id++) {
-        if (!smp->have[id] || a->h_table[id] <= 0)
+        const struct metric_desc *d = &metric_descs[id];
+        if (!smp->have[id] || strchr(d->pcp, ' '))
             continue;
-        if (metric_is_counter(id)) {
-            char buf[24];
-            snprintf(buf, sizeof(buf), "%llu",
-                     (unsigned long long)smp->count[id]);
-            sts = pmiPutValueHandle(a->h_table[id], buf);
-        } else
-            sts = put_num(a->h_table[id], PM_TYPE_DOUBLE, smp->value[id]);
+        pmAtomValue v;
+        bool counter = metric_is_counter(id);
+        if (counter)
+            v.ull = smp->count[id];
+        else
+            v.d = smp->value[id];
+        if (!counter && !isfinite(v.d))
+            continue;
+        sts = record_values_put(&a->vals, pmiID(REC_DOMAIN, CL_TABLE, id),
+                                d->pcp, d->inst ? 1 : (int)PM_IN_NULL, d->inst,
+                                1, counter ? PM_TYPE_U64 : PM_TYPE_DOUBLE, &v);
     }
     return sts;
 }
 
-static int put_source(const struct rec_archive *a, const struct rec_src *r)
+#define PUT_U32(row, cl, name, inst, iname, cap, last, when, x)                \
+    put_num(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap,             \
+            PM_TYPE_U32, last, WHEN_##when, (double)(x))
+#define PUT_U64(row, cl, name, inst, iname, cap, last, when, x)                \
+    put_num(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap,             \
+            PM_TYPE_U64, last, WHEN_##when, (double)(x))
+#define PUT_DOUBLE(row, cl, name, inst, iname, cap, last, when, x)             \
+    put_num(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap,             \
+            PM_TYPE_DOUBLE, last, WHEN_##when, (double)(x))
+#define PUT_STRING(row, cl, name, inst, iname, cap, last, when, x)             \
+    put_str(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap, last,       \
+            WHEN_##when, (x))
+
+static int put_source(struct rec_archive *a, const struct rec_src *r)
 {
     int sts = 0;
-#define RS_PUT(id, name, type, sem, unit, help, expr)                          \
+#define RS_PUT(id, pname, type, sem, unit, when, help, expr)                   \
     if (sts >= 0)                                                              \
-        sts = PUT_##type(a->h_src[RECORD_##id], expr);
+        sts = PUT_##type(RECORD_##id, CL_SOURCE, pname, (int)PM_IN_NULL, NULL, \
+                         1, &a->last_src[RECORD_##id], when, expr);
     RECORD_SOURCE_TABLE(RS_PUT)
 #undef RS_PUT
     return sts;
 }
 
-static int put_workloads(const struct rec_archive *a, const struct jobs *j,
-                         int src)
+/* The workloads run here so far, row by row (a metric's instances go
+ * together into a record). */
+static int put_workloads(struct rec_archive *a, const struct jobs *j, int src)
 {
-    int sts = 0;
-    struct rec_job job, *r = &job;
-    for (int w = 0; w < j->nwl && sts >= 0; w++) {
+    static struct rec_job jobs[JOBS_MAX_WL]; /* main thread only */
+    int n = 0, sts = 0;
+    for (int w = 0; w < j->nwl && w < a->nwl; w++) {
         const struct job_cell *c = jobs_cell(j, src, w);
         if (c->state == JOB_IDLE && c->stats.n == 0)
             continue; /* never run here: no values, as an agent gives */
-        job.wl = j->wl[w];
-        job.c = c;
-        job.runs = a->run[w].runs;
-        job.start = a->run[w].start;
-        job.end = a->run[w].end;
-#define RW_PUT(id, name, type, sem, unit, help, expr)                          \
-    if (sts >= 0)                                                              \
-        sts = PUT_##type(a->h_wl[RECORD_##id][w], expr);
-        RECORD_WORKLOAD_TABLE(RW_PUT)
-#undef RW_PUT
+        struct rec_job *r = &jobs[n++];
+        r->w = w;
+        r->wl = j->wl[w];
+        r->c = c;
+        r->runs = a->run[w].runs;
+        r->start = a->run[w].start;
+        r->end = a->run[w].end;
     }
+#define RW_PUT(id, pname, type, sem, unit, when, help, expr)                   \
+    for (int k = 0; k < n && sts >= 0; k++) {                                  \
+        struct rec_job *r = &jobs[k];                                          \
+        sts = PUT_##type(RECORD_##id, CL_WORKLOAD, pname, r->w, r->wl->name,   \
+                         a->nwl, &a->last_wl[RECORD_##id][r->w], when, expr);  \
+    }
+    RECORD_WORKLOAD_TABLE(RW_PUT)
+#undef RW_PUT
     return sts;
 }
 
@@ -472,6 +541,7 @@ static int write_record(struct recorder *R, struct rec_archive *a,
         return -1;
     pmiUseContext(a->ctx);
     clock_model_fit(&m->clock, &r.fit);
+    record_values_begin(&a->vals);
     int sts = rec_live(&r) ? put_table(a, r.smp) : 0;
     if (sts >= 0)
         sts = put_source(a, &r);
@@ -481,8 +551,7 @@ static int write_record(struct recorder *R, struct rec_archive *a,
         fmt_pmi(err, errlen, "cannot record into", a->base, sts);
         return -1;
     }
-    struct timeval tv = record_time(ts);
-    sts = pmiWrite((int)tv.tv_sec, (int)tv.tv_usec);
+    sts = record_values_write(&a->vals, record_time(ts));
     if (sts < 0) {
         fmt_pmi(err, errlen, "cannot write", a->base, sts);
         return -1;
@@ -561,8 +630,10 @@ void recorder_stop(struct recorder *R)
     if (!R)
         return;
     for (int i = 0; i < SESSION_MAX_SOURCES; i++) {
-        if (R->a[i])
+        if (R->a[i]) {
             end_archive(R->a[i]);
+            record_values_free(&R->a[i]->vals);
+        }
         free(R->a[i]);
     }
     DIAG(DIAG_INFO, "recording into %s stopped: %lu records", R->dir,

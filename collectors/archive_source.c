@@ -152,6 +152,7 @@ static void *arch_open(const char *target, char *err, size_t errlen)
         return NULL;
     }
     lacks(a);
+    a->ex[EX_PMDA] = NAN;
     a->cur = -1;
     a->pending = 0;
     a->lined = -1;
@@ -211,8 +212,9 @@ static int show(struct arch *a, int k, struct sample *out)
             t.tv_sec--;
         }
     }
-    for (int i = 0; i < EX_COUNT; i++)
-        a->ex[i] = NAN;
+    for (int i = 0; i < EX_COUNT; i++) /* recorded on change: carried on */
+        if (i != EX_PMDA)
+            a->ex[i] = NAN;
     a->ex_error[0] = '\0';
     pmUseContext(pcp_source_context(a->pcp));
     int sts = pmSetModeHighRes(ix->ours ? PM_MODE_FORW : PM_MODE_INTERP, &t,
@@ -258,9 +260,11 @@ static int arch_fetch(void *state, struct sample *out)
     if (!a->paused && a->cur < a->ix.npos - 1)
         a->clock += adv = (now - a->live_at) * a->speed;
     a->live_at = now;
-    int k = a->pending >= 0 ? a->pending : reached(a, adv);
+    bool asked = a->pending >= 0; /* a jump or a step: shown even if it
+                                     lands where the replay is */
+    int k = asked ? a->pending : reached(a, adv);
     a->pending = -1;
-    if (k < 0 || k == a->cur) { /* nothing new */
+    if (k < 0 || (k == a->cur && !asked)) { /* nothing new */
         position(a, &out->replay);
         out->replay.again = true;
         return 0;

@@ -68,6 +68,11 @@ static int read_end(const char *target, struct source_model *m, char *err,
     int rc = st && smp ? 0 : -1;
     char msg[256], cmd[32];
     snprintf(cmd, sizeof(cmd), "tail %d", BASELINE_RECORDS);
+    if (rc == 0) { /* the first record first: what the source is */
+        rc = be->fetch(st, smp) < 0 ? -1 : 0;
+        if (rc < 0)
+            snprintf(err, errlen, "%s", smp->error);
+    }
     if (rc == 0)
         rc = be->store(st, ARCHIVE_CONTROL, cmd, msg, sizeof(msg));
     while (rc == 0) {

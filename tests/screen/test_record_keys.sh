@@ -16,7 +16,7 @@ export XDG_STATE_HOME=$state
 rec=$state/parallax/recordings
 tmux_shell 120 40
 
-tmux_parallax "$bin -t 0.5"
+tmux_parallax "$bin -t 1" # a record a second: each step shows another
 tm send-keys -t t r
 wait_for 5 has "^  REC  recording into $rec \(r stops\)" ||
     { screen; fail "r did not start a recording"; }

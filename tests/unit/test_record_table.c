@@ -15,7 +15,7 @@
 #include "core/metrics.h"
 #include "core/record_table.h"
 
-#define HELP(id, pname, type, sem, unit, help, ...) help,
+#define HELP(id, pname, type, sem, unit, when, help, ...) help,
 static const char *const helps[] = {RECORD_SOURCE_TABLE(HELP)
                                         RECORD_WORKLOAD_TABLE(HELP)};
 #undef HELP
