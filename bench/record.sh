@@ -13,7 +13,7 @@
 # The target: recording adds at most 10% (RECORD_LIMIT), judged on the
 # CPU time and on the recorder's own share of the instructions.
 #
-# Usage: bench/record.sh BUILD_DIR   (make bench runs it with build/)
+# Usage: bench/record.sh BUILD_DIR [OUT]   (make bench runs it as part 5)
 #   QUICK=1           shorter windows (20 s and 15 s instead of 60 and 30)
 #   BENCH_SECONDS     the CPU window, s
 #   BENCH_STRICT=1    exit 1 when the target is missed
@@ -30,7 +30,7 @@ quick=${QUICK:-0}
 [ "$quick" = 1 ] && seconds=${BENCH_SECONDS:-20} || seconds=${BENCH_SECONDS:-60}
 [ "$quick" = 1 ] && ir_seconds=15 || ir_seconds=30
 limit=${RECORD_LIMIT:-1.10}
-out=${out:-}
+out=${2:-} # bench.sh's output file; empty: one of its own
 pids=()
 
 cleanup() {
