@@ -32,6 +32,7 @@
 enum cluster { CL_TABLE, CL_SOURCE, CL_WORKLOAD };
 #define WL_INDOM_SERIAL 0 /* the catalogue; the metric table's are 1 + id */
 #define REC_PATH_MAX    4096
+#define STEP_MAX        1.0 /* s realtime may part from monotonic by */
 
 /* What the table's value expressions see: one source ... */
 struct rec_src {
@@ -68,6 +69,7 @@ struct rec_archive {
     int ctx;            /* libpcp_import's, 0 until the first record */
     unsigned long seen; /* the model's updates already recorded */
     double last_ts;     /* the newest record's timestamp */
+    double last_mono;   /* and the host's monotonic clock then */
     char base[REC_PATH_MAX];
     char safe[64]; /* the source's directory name */
     int nwl;       /* instances of the workload rows */
@@ -522,6 +524,22 @@ static struct timeval record_time(double t)
     return tv;
 }
 
+/* Ends a's archive. libpcp_import 6.0.3 ends each with a temporal index
+ * entry stamped with the last record written by any of its contexts, and
+ * an entry past an archive's last record makes PCP's seeks there fail: an
+ * empty record (a <mark>, "the recording stops here") at a's own last
+ * time comes first. */
+static void end_archive(struct rec_archive *a)
+{
+    if (!a->ctx || pmiUseContext(a->ctx) < 0)
+        return;
+    pmResult mark = {.numpmid = 0};
+    mark.timestamp = record_time(a->last_ts);
+    if (isfinite(a->last_ts))
+        pmiPutResult(&mark);
+    pmiEnd();
+}
+
 /* One record of source i at its newest sample. */
 static int write_record(struct recorder *R, struct rec_archive *a,
                         const struct session *s, int i, const struct jobs *j,
@@ -531,12 +549,23 @@ static int write_record(struct recorder *R, struct rec_archive *a,
     struct rec_src r = {.m = m,
                         .smp = m->samples ? &m->prev : NULL,
                         .self = i == 0 ? &s->self : NULL};
-    double ts = m->state == SRC_LIVE ? m->prev.t_real : clock_real();
-    if (!(ts > a->last_ts)) {
-        DIAG(DIAG_INFO, "%s: not recorded: the host's clock went back %.3f s",
-             m->name, a->last_ts - ts);
-        return 0;
+    bool live = m->state == SRC_LIVE;
+    double ts = live ? m->prev.t_real : clock_real();
+    double mono = live ? sample_midpoint(&m->prev) : clock_mono();
+    if (a->ctx && fabs((ts - a->last_ts) - (mono - a->last_mono)) > STEP_MAX) {
+        /* the host's clock stepped: an archive of its own from here, so
+         * that each one's times hold (a replay refuses one that jumps) */
+        DIAG(DIAG_INFO, "%s: the host's clock stepped %+.3f s: a new archive",
+             m->name, (ts - a->last_ts) - (mono - a->last_mono));
+        end_archive(a);
+        record_values_free(&a->vals);
+        a->ctx = 0;
+        a->last_ts = -INFINITY;
+        memset(a->last_src, 0, sizeof(a->last_src));
+        memset(a->last_wl, 0, sizeof(a->last_wl));
     }
+    if (!(ts > a->last_ts)) /* two samples in one microsecond */
+        return 0;
     if (!a->ctx && open_archive(R, a, m, j, err, errlen) < 0)
         return -1;
     pmiUseContext(a->ctx);
@@ -557,6 +586,7 @@ static int write_record(struct recorder *R, struct rec_archive *a,
         return -1;
     }
     a->last_ts = ts;
+    a->last_mono = mono;
     R->records++;
     return 0;
 }
@@ -607,22 +637,6 @@ int recorder_tick(struct recorder *R, const struct session *s,
             return -1;
     }
     return 0;
-}
-
-/* Ends a's archive. libpcp_import 6.0.3 ends each with a temporal index
- * entry stamped with the last record written by any of its contexts, and
- * an entry past an archive's last record makes PCP's seeks there fail: an
- * empty record (a <mark>, "the recording stops here") at a's own last
- * time comes first. */
-static void end_archive(struct rec_archive *a)
-{
-    if (!a->ctx || pmiUseContext(a->ctx) < 0)
-        return;
-    pmResult mark = {.numpmid = 0};
-    mark.timestamp = record_time(a->last_ts);
-    if (isfinite(a->last_ts))
-        pmiPutResult(&mark);
-    pmiEnd();
 }
 
 void recorder_stop(struct recorder *R)

@@ -47,6 +47,30 @@ wait "$pid" || fail "the replay exited $?"
 pid=
 echo "ok: killed with SIGKILL, the recording holds $n whole records of g1: pmdumplog, pmlogcheck and a replay to its end read it"
 
+# --- the host's clock steps while recording: a new archive from there ---
+lib=$(dpkg -L libfaketime 2>/dev/null | grep -m1 '/libfaketime\.so\.1$')
+[ -n "$lib" ] || fail "no libfaketime; run make deps"
+echo "+0" >"$work/fake"
+asan=${PARALLAX_SANITIZED:+verify_asan_link_order=0}
+FAKETIME_TIMESTAMP_FILE=$work/fake FAKETIME_DONT_FAKE_MONOTONIC=1 \
+    FAKETIME_CACHE_DURATION=1 LD_PRELOAD=$lib \
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}$asan \
+    "$bin" --text -t 0.3 --record "$work/step" >/dev/null 2>"$work/step.err" &
+pid=$!
+archives() { [ "$(find "$work/step/host" -name '*.meta' 2>/dev/null | wc -l)" -ge "$1" ]; }
+wait_for 20 archives 1 || fail "no recording under faketime: $(cat "$work/step.err")"
+echo "+1h" >"$work/fake" # realtime steps an hour on; monotonic does not
+wait_for 20 archives 2 || fail "the clock step did not start a new archive"
+kill -INT "$pid"
+wait "$pid" || fail "the recording under faketime exited $?"
+pid=
+for m in "$work"/step/host/*.meta; do
+    pmlogcheck "${m%.meta}" >"$work/check" 2>&1 || fail "pmlogcheck ${m%.meta}: $(cat "$work/check")"
+done
+"$bin" --text -n 1 -t 0.3 -a "$work/step" >/dev/null 2>"$work/err" ||
+    fail "the recording across the step does not replay: $(cat "$work/err")"
+echo "ok: the host's clock stepped an hour while recording: a second archive from there, both whole, the directory replays"
+
 # --- bad archives ---
 good=$(find "$work/k/host" -name '*.meta' | sed 's/\.meta$//')
 copy() { # copy NAME: the good host archive as $work/NAME/a.*
