@@ -4,8 +4,9 @@
  * record neither this host's workloads nor the fetch timing the clock rows
  * are fitted from. libpcp_import writes the same archives pmlogger does,
  * from what parallax has. Its files are unbuffered: each record is one
- * write. Values go in through handles (one per metric and instance), as
- * text; a record holds some 50 values, so that costs little. */
+ * write. What goes into a record is the record table's rows
+ * (core/record_table.h) and the metric table's; archive/record_values.c
+ * puts them in. */
 #include "archive/recorder.h"
 
 #include <errno.h>
