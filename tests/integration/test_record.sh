@@ -154,6 +154,22 @@ print(f"ok: --baseline old=DIR:g1 is {b['name']} with g1's recorded figures")
 PY
 expect_fail 2 "no source nosuch in it; it has host, g1" "$bin" --text -n 1 \
     --baseline "$work/rec:nosuch"
+# and any source of a JSON report, not only its first
+"$bin" --text -n 1 -t 0.3 --baseline "j=$work/r.json:g1" >"$work/j.txt" \
+    2>"$work/err" || fail "--baseline REPORT:g1 exited $?: $(cat "$work/err")"
+grep -qE '^ +host +baseline:j [0-9-]+ +Δ%' "$work/j.txt" ||
+    fail "no baseline column of the report's g1: $(head -3 "$work/j.txt")"
+python3 - "$work/r.json" "$work/j.txt" <<'PY' || fail "the baseline is not the report's g1"
+import json, sys
+g1 = [s for s in json.load(open(sys.argv[1]))["sources"] if s["name"] == "g1"][0]
+row = [r for r in open(sys.argv[2], encoding="utf-8") if r.startswith("ctx switch/s")][0]
+cell = row[16 + 28:16 + 28 + 8].strip()
+want = g1["metrics"]["ctxsw"]
+scale = {"k": 1e3, "M": 1e6}.get(cell[-1], 1)
+got = float(cell.rstrip("kM")) * scale
+assert abs(got - want) <= 0.06 * want, (cell, want)
+PY
+echo "ok: --baseline j=REPORT.json:g1 shows the report's second source"
 
 # --- nothing written over ---
 sums=$(cd "$work/rec" && find . -type f | sort | xargs md5sum)
