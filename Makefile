@@ -100,6 +100,7 @@ asan: deps
 	@$(MAKE) --no-print-directory guest
 	@ln -sfn ../$(BUILD)/guest build-asan/guest
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    PARALLAX_SANITIZED=1 ./tests/run_all.sh build-asan
 
 # What watching costs, against htop and pmstat, with many and stalled guests
