@@ -61,6 +61,8 @@ static double figure(const struct source_model *m, const struct sample *s,
 
 void model_update(struct source_model *m, const struct sample *s)
 {
+    for (int i = 0; i < s->nstores; i++) /* a ring of the newest results */
+        m->store[m->stores_seen++ % SAMPLE_MAX_STORES] = s->store[i];
     if (s->replay.on) {
         m->replay = s->replay;
         if (s->replay.again && s->ok)
@@ -72,8 +74,6 @@ void model_update(struct source_model *m, const struct sample *s)
     }
     m->updates++;
     m->fetch_ms = (s->t_after - s->t_before) * 1e3;
-    for (int i = 0; i < s->nstores; i++) /* a ring of the newest results */
-        m->store[m->stores_seen++ % SAMPLE_MAX_STORES] = s->store[i];
     if (!s->ok) {
         if (m->state != SRC_DOWN)
             m->down_since = sample_midpoint(s);

@@ -101,8 +101,21 @@ static void line_up(struct replay *r, const struct session *s,
     }
 }
 
+/* "NAME: what" as the news, after what this tick (since seq) said. */
+static void say(struct replay *r, unsigned seq, const char *name,
+                const char *what)
+{
+    size_t len = r->message_seq != seq ? strlen(r->message) : 0;
+    snprintf(r->message + len, sizeof(r->message) - len, "%s%s: %s",
+             len ? "; " : "", name, what);
+    if (r->message_seq == seq)
+        r->message_seq++;
+    DIAG(DIAG_INFO, "%s: %s", name, what);
+}
+
 void replay_tick(struct replay *r, const struct session *s, struct jobs *j)
 {
+    unsigned seq = r->message_seq;
     if (!r->n)
         return;
     for (int i = 0; i < s->nsrc; i++) {
@@ -111,10 +124,13 @@ void replay_tick(struct replay *r, const struct session *s, struct jobs *j)
             continue;
         if (m->replay.on && !r->noted[i] && m->replay.note[0]) {
             r->noted[i] = true;
-            snprintf(r->message, sizeof(r->message), "%s: %s", m->name,
-                     m->replay.note);
-            r->message_seq++;
-            DIAG(DIAG_INFO, "%s", r->message);
+            say(r, seq, m->name, m->replay.note);
+        }
+        for (; r->stores[i] < m->stores_seen; r->stores[i]++) {
+            const struct store_result *o =
+                &m->store[r->stores[i] % SAMPLE_MAX_STORES];
+            if (o->status < 0) /* a run it does not hold, say */
+                say(r, seq, m->name, o->msg);
         }
         if (m->updates == r->seen[i])
             continue;

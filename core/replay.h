@@ -28,6 +28,7 @@ struct replay {
     unsigned long seen[SESSION_MAX_SOURCES]; /* model updates shown */
     bool noted[SESSION_MAX_SOURCES];         /* what it lacks was said */
     bool live_running[JOBS_MAX_WL];          /* a live run of w is on */
+    unsigned stores[SESSION_MAX_SOURCES];    /* control outcomes read */
     unsigned message_seq;                    /* rises with each new message */
     char message[320];                       /* the newest news for the user */
 };
