@@ -104,7 +104,7 @@ asan: deps
 	    PARALLAX_SANITIZED=1 ./tests/run_all.sh build-asan
 
 # What watching costs, against htop and pmstat, with many and stalled guests
-# (bench/bench.sh; about 6 minutes, QUICK=1 about 2.5).
+# (bench/bench.sh; about 8 minutes, QUICK=1 about 3.5).
 bench: deps
 	@$(MAKE) --no-print-directory build
 	@./bench/bench.sh $(BUILD)

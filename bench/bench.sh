@@ -14,8 +14,8 @@
 #  5. bench/record.sh: what --record adds, against the same run without.
 #
 # Usage: bench/bench.sh BUILD_DIR        (make bench runs it with build/)
-#   QUICK=1        shorter windows everywhere (about 2 minutes in all
-#                  instead of about 6); for trying it out, noisier
+#   QUICK=1        shorter windows everywhere (about 3 minutes in all
+#                  instead of about 8); for trying it out, noisier
 #   BENCH_SECONDS  length of part 1's window (default 60, QUICK 20)
 #   BENCH_SIZES    terminal sizes, each one a parallax, an htop and a
 #                  pmstat session (default "80x24 200x50")
