@@ -56,10 +56,10 @@ cpu_ns() {
 # records DIR: records written into DIR (every source)
 records() {
     local m n=0 k
-    for m in $(find "$1" -name '*.meta'); do
+    while IFS= read -r m; do
         k=$(pmdumplog "${m%.meta}" 2>/dev/null | grep -c '(kernel.all.pswitch): value')
         n=$((n + k))
-    done
+    done < <(find "$1" -name '*.meta')
     echo "$n"
 }
 

@@ -53,13 +53,13 @@ done
 pmdiff "$(arch host)" "$(arch g1)" >"$work/diff" 2>&1 || fail "pmdiff: $(cat "$work/diff")"
 # a name pmdaparallax exports means the same in a recording: its type,
 # instance domain kind, semantics and units are the agent's
-shared=$(pminfo -a "$(arch g1)" parallax | while read -r m; do
+mapfile -t shared < <(pminfo -a "$(arch g1)" parallax | while read -r m; do
     pminfo -h "localhost:$port" "$m" >/dev/null 2>&1 && echo "$m"; done)
-[ "$(echo "$shared" | wc -w)" -ge 15 ] || fail "few names shared with the agent: $shared"
-desc() { pminfo "$@" -d $shared | sed -E 's/(PMID|InDom): [0-9.]+/\1/; s/0x[0-9a-f]+//g'; }
+[ "${#shared[@]}" -ge 15 ] || fail "few names shared with the agent: ${shared[*]}"
+desc() { pminfo "$@" -d "${shared[@]}" | sed -E 's/(PMID|InDom): [0-9.]+/\1/; s/0x[0-9a-f]+//g'; }
 diff <(desc -h "localhost:$port") <(desc -a "$(arch g1)") >"$work/desc" ||
     fail "a recorded metric differs from the agent's: $(cat "$work/desc")"
-echo "ok: pmlogcheck, pmdumplog, pmlogsummary, pminfo (units, help) and pmdiff read them; the $(echo "$shared" | wc -w) names pmdaparallax shares have its descriptors"
+echo "ok: pmlogcheck, pmdumplog, pmlogsummary, pminfo (units, help) and pmdiff read them; the ${#shared[@]} names pmdaparallax shares have its descriptors"
 
 # pmrep -u: record by record; its rate over the last two records against
 # the report's, taken on the same two samples by parallax (monotonic

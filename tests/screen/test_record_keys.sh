@@ -47,8 +47,8 @@ wait_for 5 has 'recorded then:host at [0-9-]+ [0-9:]+' ||
 wait_for 5 has '(rec|ended) [0-9]{2}:[0-9]{2}:[0-9]{2}' ||
     { screen; fail "the recorded column does not say where it stands"; }
 tm send-keys -t t ','
-wait_for 5 has '^ replay paused' && wait_for 5 has 'paused [0-9:]{8}' ||
-    { screen; fail ", did not pause the replay"; }
+wait_for 5 has '^ replay paused' || { screen; fail ", said nothing"; }
+wait_for 5 has 'paused [0-9:]{8}' || { screen; fail ", did not pause the replay"; }
 at() { screen | grep -oE 'paused [0-9:]{8}' | head -1; }
 was=$(at)
 tm send-keys -t t '.'
