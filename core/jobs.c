@@ -300,30 +300,6 @@ static enum job_state guest_state(int code, enum job_state was)
     }
 }
 
-/* What pmdaparallax (or a recording) reports of a workload, into its
- * cell: progress, statistics, why it failed, the details (extras). */
-static void take_report(struct job_cell *c, const struct pmda_job *pj,
-                        const char *extras)
-{
-    c->live = pj->figure;
-    c->repeat = pj->repeats_done;
-    c->repeats = pj->repeats;
-    c->stats = blank.stats;
-    c->stats.n = pj->n;
-    if (pj->n > 0) {
-        c->stats.median = pj->median;
-        c->stats.min = pj->min;
-        c->stats.max = pj->max;
-        c->stats.mean = pj->mean;
-        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
-    }
-    snprintf(c->note, sizeof(c->note), "%s", pj->error);
-    if (pj->n > 0) { /* the finished repeats' details, e.g. fairness */
-        c->last.figure = pj->figure;
-        wl_extras_parse(extras, &c->last);
-    }
-}
-
 /* Folds what a guest reports of workload w into its cell. */
 static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
 {
@@ -354,7 +330,23 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
     if (!pj || (c->state == JOB_RUNNING && pj->runs == c->runs_base))
         return c->state != before; /* our start has not shown yet */
     c->state = guest_state(pj->state, c->state);
-    take_report(c, pj, model_job_extras(m, pj));
+    c->live = pj->figure;
+    c->repeat = pj->repeats_done;
+    c->repeats = pj->repeats;
+    c->stats = blank.stats;
+    c->stats.n = pj->n;
+    if (pj->n > 0) {
+        c->stats.median = pj->median;
+        c->stats.min = pj->min;
+        c->stats.max = pj->max;
+        c->stats.mean = pj->mean;
+        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
+    }
+    snprintf(c->note, sizeof(c->note), "%s", pj->error);
+    if (pj->n > 0) { /* the finished repeats' details, e.g. fairness */
+        c->last.figure = pj->figure;
+        wl_extras_parse(model_job_extras(m, pj), &c->last);
+    }
     return true;
 }
 
@@ -390,6 +382,9 @@ bool jobs_update(struct jobs *j, const struct session *s)
     return changed;
 }
 
+/* The figures a recording (or an agent) gives of workload w, into the
+ * cell of the recorded column src: progress, statistics, why it failed,
+ * the details (extras text). */
 void jobs_set_recorded(struct jobs *j, int src, int w,
                        const struct pmda_job *pj, const char *extras)
 {
@@ -399,7 +394,20 @@ void jobs_set_recorded(struct jobs *j, int src, int w,
     *c = blank;
     if (!pj)
         return;
-    take_report(c, pj, extras);
+    c->live = pj->figure;
+    c->repeat = pj->repeats_done;
+    c->repeats = pj->repeats;
+    c->stats.n = pj->n;
+    if (pj->n > 0) {
+        c->stats.median = pj->median;
+        c->stats.min = pj->min;
+        c->stats.max = pj->max;
+        c->stats.mean = pj->mean;
+        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
+        c->last.figure = pj->figure;
+        wl_extras_parse(extras, &c->last);
+    }
+    snprintf(c->note, sizeof(c->note), "%s", pj->error);
     /* never running here: a recorded run in progress shows the repeats
      * it has finished, an idle one with figures was stopped */
     c->state = pj->state == 3   ? JOB_FAILED
