@@ -299,10 +299,8 @@ static int arch_store(void *state, const char *name, const char *value,
     struct arch *a = state;
     double x;
     int r;
-    if (strcmp(name, ARCHIVE_CONTROL) != 0) {
-        snprintf(msg, msglen, "a recording takes no stores");
-        return -EINVAL;
-    }
+    if (strcmp(name, ARCHIVE_CONTROL) != 0)
+        return 0; /* what a live source would be asked: nothing to do here */
     if (strcmp(value, "pause") == 0) {
         a->paused = true;
     } else if (strcmp(value, "play") == 0) {

@@ -13,7 +13,8 @@
 
 #include "core/source_spec.h"
 
-/* The store name the replay controls go to (sampler_store), with values
+/* The store name the replay controls go to (sampler_store; stores into
+ * any other name are ignored, as nothing runs in a recording), with values
  * "pause", "play", "step", "speed X" (0.125 to 64), "next" (the next
  * workload run's start), "run NAME" (the next run of workload NAME, from
  * the first when none is left), "tail N" (N records before the end,
