@@ -19,7 +19,9 @@ use_build
 pmrep() { PATH=/usr/bin:$PATH command pmrep "$@"; }
 
 work=$(mktemp -d)
-trap 'pmcd_stop "$work/g1/pmcd"; rm -rf "$work"' EXIT
+pid=
+trap 'pmcd_stop "$work/g1/pmcd"; [ -z "$pid" ] || kill "$pid" 2>/dev/null
+      rm -rf "$work"' EXIT
 port=$(free_port) || fail "no free port"
 pmcd_start_agent "$work/g1" "$port" || fail "pmcd with the agent"
 
@@ -96,6 +98,7 @@ wait_for 60 ended '^parallax .* - recorded t:host, t:g1 at [0-9-]+ [0-9:]+, ende
     fail "the replay did not end, or its title does not say what is recorded: $(tail -1 "$work/err") $(grep recorded "$work/replay.txt" | tail -1)"
 kill -INT "$pid"
 wait "$pid" || fail "-a exited $?: $(cat "$work/err")"
+pid=
 python3 - "$work/live.txt" "$work/replay.txt" <<'PY' || fail "the replay differs from the live capture"
 import sys
 def last(path):
