@@ -18,26 +18,30 @@ endif
 pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
 
 # Each layer sees only the headers it may include (../shared/STYLE.md):
-# PCP and libgtop for collectors/ and pmda/, curses for tui/ only.
+# PCP and libgtop for collectors/ and pmda/, PCP's archive writer
+# (libpcp_import) for archive/, curses for tui/ only.
 BASE_CFLAGS  = $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -I. -MMD -MP
 PCP_CFLAGS   = $(call pc,--cflags,libpcp libpcp_pmda libgtop-2.0)
+ARCHIVE_CFLAGS = $(call pc,--cflags,libpcp libpcp_import)
 CURSES_CFLAGS = $(call pc,--cflags,ncursesw)
 TEST_CFLAGS  = $(call pc,--cflags,cmocka)
 # libgtop is dlopen'ed by collectors/gtop_source.c when the fallback is
 # needed, not linked: it and GLib cost a megabyte of RSS (issue 10).
-LIBS         = $(call pc,--libs,ncursesw libpcp libcrypto jansson) \
+LIBS         = $(call pc,--libs,ncursesw libpcp_import libpcp libcrypto \
+               jansson) \
                -lpthread -lm -ldl
 RUN_LIBS     = $(call pc,--libs,libpcp libcrypto jansson) -lpthread -lm -ldl
 PMDA_LIBS    = $(call pc,--libs,libpcp_pmda libpcp) -lpthread -lm -ldl
-TEST_LIBS    = $(call pc,--libs,cmocka libpcp libcrypto jansson) \
+TEST_LIBS    = $(call pc,--libs,cmocka libpcp_import libpcp libcrypto \
+               jansson) \
                -lpthread -lm -ldl
 
 # The ncurses-free heart and its rooms: the model (core/), the cells and
 # numbers every front end shows (view/), reports (report/), themes
 # (theme/), the command line and the front ends without a screen (cli/),
-# and the demo guest's launcher (guest/demo_guest*.c; the rest of guest/
-# builds and boots the guest itself).
-CORE_SRC := $(foreach d,core view report theme cli,$(wildcard $(d)/*.c))
+# the demo guest's launcher (guest/demo_guest*.c; the rest of guest/
+# builds and boots the guest itself), and recording (archive/).
+CORE_SRC := $(foreach d,core view report theme cli archive,$(wildcard $(d)/*.c))
 # The launcher's objects stay out of $(BUILD)/guest, which holds the image
 # (and is a link to the ordinary build's under make asan).
 LAUNCH_SRC := $(wildcard guest/demo_guest*.c)
@@ -96,10 +100,11 @@ asan: deps
 	@$(MAKE) --no-print-directory guest
 	@ln -sfn ../$(BUILD)/guest build-asan/guest
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    PARALLAX_SANITIZED=1 ./tests/run_all.sh build-asan
 
 # What watching costs, against htop and pmstat, with many and stalled guests
-# (bench/bench.sh; about 6 minutes, QUICK=1 about 2.5).
+# (bench/bench.sh; about 8 minutes, QUICK=1 about 3.5).
 bench: deps
 	@$(MAKE) --no-print-directory build
 	@./bench/bench.sh $(BUILD)
@@ -112,6 +117,7 @@ format-check:
 	@clang-format --dry-run -Werror $(FORMAT_FILES) && echo "format: ok"
 
 $(BUILD)/collectors/%.o $(BUILD)/pmda/%.o: XCFLAGS = $(PCP_CFLAGS)
+$(BUILD)/archive/%.o: XCFLAGS = $(ARCHIVE_CFLAGS)
 $(BUILD)/tui/%.o: XCFLAGS = $(CURSES_CFLAGS)
 $(BUILD)/report/%.o: XCFLAGS = $(call pc,--cflags,jansson)
 $(BUILD)/theme/%.o: XCFLAGS = -DPARALLAX_THEMEDIR='"$(THEMEDIR)"'

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/archives.h"
 #include "cli/quit_signals.h"
 #include "report/atomic_file.h"
 #include "report/baselines.h"
@@ -35,6 +36,7 @@
 #define SETTLE_FETCHES    5    /* fetches the last stamps may wait for */
 
 static volatile sig_atomic_t stop_requested;
+static struct archives archives; /* -a and --record */
 
 static void on_stop(int sig)
 {
@@ -88,6 +90,26 @@ static void step(struct session *s, struct jobs *j, struct host_probe *hp,
     session_update(s);
     jobs_update(j, s);
     host_probe_step(hp, &s->model[0], jobs_host_busy(j));
+    char msg[512];
+    if (archives_tick(&archives, s, j, msg, sizeof(msg)))
+        fprintf(stderr, "parallax: %s\n", msg);
+}
+
+/* Waits (two intervals at most) for a sample of every live source taken
+ * after the runs: the recording's last records then hold their results. */
+static void wait_round(struct session *s, struct jobs *j, struct host_probe *hp)
+{
+    unsigned long seen[SESSION_MAX_SOURCES];
+    for (int i = 0; i < s->nsrc; i++)
+        seen[i] = s->model[i].updates;
+    double until = clock_mono() + 2 * s->interval + 0.5;
+    for (bool all = false; !all && !stop_requested && clock_mono() < until;) {
+        step(s, j, hp, 0.1);
+        all = true;
+        for (int i = 0; i < s->nsrc; i++)
+            all &= session_is_fixed(s, i) || s->model[i].state == SRC_DOWN ||
+                   s->model[i].updates > seen[i];
+    }
 }
 
 /* Waits until every live source has rates (or is down), a while at most. */
@@ -187,7 +209,10 @@ static void wait_runs(struct session *s, struct jobs *j, struct host_probe *hp,
                       int k, int n, int w, int failed_before)
 {
     double next_line = 0;
-    while (jobs_own_running(j, w)) {
+    /* and the recorded columns' run of it, lined up with this one */
+    while (
+        jobs_own_running(j, w) ||
+        (!stop_requested && replay_busy(&archives.replay, s, j->wl[w]->name))) {
         if (stop_requested)
             jobs_quit(j, s);
         step(s, j, hp, 0.25);
@@ -311,7 +336,8 @@ int batch_run(const struct options *o)
     if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
             0 ||
         baselines_open(&s, &j, o->baselines, o->nbaselines, err, sizeof(err)) <
-            0) {
+            0 ||
+        archives_open(&archives, &s, o, err, sizeof(err)) < 0) {
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }
@@ -338,6 +364,9 @@ int batch_run(const struct options *o)
                 failed, runs);
         rc = 1;
     }
+    if (archives.rec)
+        wait_round(&s, &j, &hp);
+    archives_close(&archives);
     /* what was measured is reported, also after a failure or a signal */
     if (write_reports(o, &s, &j) < 0)
         rc = 1;

@@ -48,11 +48,29 @@ void options_usage(FILE *f)
             "                          busy; or slow while busy, as a "
             "userland kernel's),\n"
             "                          cpus=1|2, mem=SIZE, clock=host|rtc\n"
-            "      --baseline=[LABEL=]FILE\n"
-            "                          show a saved JSON report as a fixed "
-            "column\n"
-            "                          (repeatable), with ratios like a "
-            "guest's\n"
+            "      --baseline=[LABEL=]FILE[:SOURCE]\n"
+            "                          show a saved JSON report or a PCP "
+            "archive as a\n"
+            "                          fixed column (repeatable), with ratios "
+            "like a\n"
+            "                          guest's; SOURCE: which of its sources "
+            "(default\n"
+            "                          the first, this host of that run)\n"
+            "  -a, --archive=[NAME=]ARCHIVE\n"
+            "                          replay a recording as columns next to "
+            "the live\n"
+            "                          ones (repeatable): a --record "
+            "directory (a column\n"
+            "                          per source), one source's directory "
+            "or archive,\n"
+            "                          or pmlogger's; keys , . [ ] n control "
+            "it\n"
+            "      --record=DIR        record every live source into DIR as "
+            "PCP\n"
+            "                          archives, one per source (DIR/SOURCE/"
+            "STAMP; r\n"
+            "                          starts and stops it on the live "
+            "screen)\n"
             "      --batch=SUITE|WL[,WL...]\n"
             "                          run a suite or workloads on every "
             "source, one\n"
@@ -175,6 +193,8 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         {"host", required_argument, NULL, 'h'},
         {"demo-guest", optional_argument, NULL, 'D'},
         {"baseline", required_argument, NULL, 'B'},
+        {"archive", required_argument, NULL, 'a'},
+        {"record", required_argument, NULL, 'E'},
         {"batch", required_argument, NULL, 'b'},
         {"repeats", required_argument, NULL, 'r'},
         {"output", required_argument, NULL, 'o'},
@@ -200,7 +220,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
     if (check_text(argc, argv, err, errlen) < 0)
         return OPT_ERROR;
     int c;
-    while ((c = getopt_long(argc, argv, ":h:t:n:r:o:vV?", longopts, NULL)) !=
+    while ((c = getopt_long(argc, argv, ":h:a:t:n:r:o:vV?", longopts, NULL)) !=
            -1) {
         switch (c) {
         case 'h':
@@ -246,6 +266,23 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
             break;
         case 'b':
             o->batch = optarg;
+            break;
+        case 'a': /* recordings: expanded into columns when the session opens */
+            if (o->narchives == OPTIONS_MAX_ARCHIVES) {
+                snprintf(err, errlen, "more than %d archives; replay fewer",
+                         OPTIONS_MAX_ARCHIVES);
+                return OPT_ERROR;
+            }
+            o->archives[o->narchives++] = optarg;
+            break;
+        case 'E':
+            if (!optarg[0]) {
+                snprintf(err, errlen,
+                         "--record needs a directory; try "
+                         "--record rec");
+                return OPT_ERROR;
+            }
+            o->record = optarg;
             break;
         case 'o':
             o->output = optarg;

@@ -12,7 +12,8 @@
 #define INTERVAL_MIN          0.1
 #define OPTIONS_MAX_GUESTS    56 /* with the host and baselines: 64 */
 #define OPTIONS_MAX_BASELINES 7
-#define OPTIONS_MAX_DEMO      8 /* --demo-guest, repeated (DEMO_GUESTS_MAX) */
+#define OPTIONS_MAX_DEMO      8  /* --demo-guest, repeated (DEMO_GUESTS_MAX) */
+#define OPTIONS_MAX_ARCHIVES  16 /* -a: each may hold several sources */
 #define REPEATS_MAX           100
 #define INTERVAL_MAX          3600.0
 
@@ -37,12 +38,15 @@ struct options {
     bool syscalls;          /* --syscalls: count system calls from the start */
     const char *batch;      /* --batch SUITE|WL[,WL...], NULL: not batch */
     const char *output;     /* --output FILE for --batch, NULL: stdout */
-    bool overlap;   /* --overlap: --batch runs a workload on every source at
-                       once, not one source after another */
-    int repeats;    /* --repeats of every workload run */
-    int verbose;    /* -v, repeatable: how much goes to the log */
-    int nbaselines; /* --baseline [LABEL=]FILE */
+    bool overlap;           /* --overlap: --batch runs a workload on every
+                               source at once, not one after another */
+    int repeats;            /* --repeats of every workload run */
+    int verbose;            /* -v, repeatable: how much goes to the log */
+    int nbaselines;         /* --baseline [LABEL=]FILE[:SOURCE] */
     const char *baselines[OPTIONS_MAX_BASELINES];
+    const char *record; /* --record DIR: PCP archives of the session */
+    int narchives;      /* -a [NAME=]ARCHIVE, in the order given */
+    const char *archives[OPTIONS_MAX_ARCHIVES];
 };
 
 /* Parses argv into o (defaults first). On OPT_ERROR, err holds a one-line

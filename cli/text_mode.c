@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/archives.h"
 #include "report/baselines.h"
 #include "guest/demo_guests.h"
 #include "core/host_probe.h"
@@ -33,10 +34,12 @@ static void on_stop(int sig)
     stop_requested = 1;
 }
 
+static struct host_probe probe;
+static struct archives archives;
+static struct jobs jobs; /* holds the baselines' workload figures */
+
 /* Waits up to `timeout` seconds (< 0: for ever) for samples and folds them
  * in. False when interrupted by a stop request. */
-static struct host_probe probe;
-
 static bool wait_samples(struct session *s, double timeout)
 {
     struct pollfd pfd[2] = {{.fd = session_fd(s), .events = POLLIN},
@@ -46,6 +49,9 @@ static bool wait_samples(struct session *s, double timeout)
         return false;
     session_update(s);
     host_probe_step(&probe, &s->model[0], false);
+    char msg[512];
+    if (archives_tick(&archives, s, &jobs, msg, sizeof(msg)))
+        fprintf(stderr, "parallax: %s\n", msg);
     return !stop_requested;
 }
 
@@ -94,7 +100,6 @@ int text_mode_run(const struct options *o)
     static struct session s;
     static unsigned long seen[SESSION_MAX_SOURCES];
     static struct demo_guests demos;
-    static struct jobs jobs; /* holds the baselines' workload figures */
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     quit_signals_install(on_stop);
     if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
@@ -104,7 +109,8 @@ int text_mode_run(const struct options *o)
     }
     jobs_init(&jobs);
     if (baselines_open(&s, &jobs, o->baselines, o->nbaselines, err,
-                       sizeof(err)) < 0) {
+                       sizeof(err)) < 0 ||
+        archives_open(&archives, &s, o, err, sizeof(err)) < 0) {
         fprintf(stderr, "parallax: %s\n", err);
         session_close(&s);
         return 2;
@@ -146,6 +152,7 @@ int text_mode_run(const struct options *o)
         printed++;
     }
     host_probe_stop(&probe);
+    archives_close(&archives);
     demo_guests_stop(&demos);
     session_close(&s);
     return 0;

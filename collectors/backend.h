@@ -19,7 +19,9 @@ struct backend {
     /* Opens `target` (NULL: this host). Returns the backend's state, or
      * NULL with a one-line reason in err. Called from the owning thread. */
     void *(*open)(const char *target, char *err, size_t errlen);
-    /* Fills out (values, timestamps, info). 0, or -1 with out->error set. */
+    /* Fills out (values, timestamps, info). 0, or -1 with out->error set
+     * (the source is closed and opened again later), or 1 for a sample
+     * that says the source was down (a recording's) without closing it. */
     int (*fetch)(void *state, struct sample *out);
     void (*close)(void *state);
     /* Optional: stores `value` (text, converted to the metric's type) into
@@ -37,6 +39,7 @@ extern const struct backend backend_proc;
 extern const struct backend backend_pcp_local;
 extern const struct backend backend_gtop;
 extern const struct backend backend_pcp_host; /* target "host[:port]" */
+extern const struct backend backend_archive;  /* target: a PCP archive */
 
 /* The backends that can read this host, most preferred first; NULL-ended:
  * all of them, or from the one local_backends_choose named. */
@@ -47,5 +50,7 @@ const struct backend *const *local_backends(void);
 bool local_backends_choose(const char *name);
 /* ... and a guest or other host running pmcd. */
 extern const struct backend *const remote_backends[];
+/* ... and a recording (collectors/archive_source.h). */
+extern const struct backend *const archive_backends[];
 
 #endif

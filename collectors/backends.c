@@ -2,7 +2,7 @@
  * directly (cheapest: no PCP context, no agents loaded in-process), PCP's
  * local context (the same metrics a guest's pmcd serves, through PCP's
  * linux agent), then libgtop and /proc. `--local` picks where the list
- * starts. Guests and other hosts: their pmcd. */
+ * starts. Guests and other hosts: their pmcd. Recordings: their archive. */
 #include <stddef.h>
 #include <string.h>
 
@@ -25,6 +25,11 @@ static int local_first; /* set once, before any sampler starts */
 
 const struct backend *const remote_backends[] = {
     &backend_pcp_host,
+    NULL,
+};
+
+const struct backend *const archive_backends[] = {
+    &backend_archive,
     NULL,
 };
 

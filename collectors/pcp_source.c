@@ -1,7 +1,10 @@
 /* The PCP backends: read the metric table (and what a source is) with one
  * pmFetch per sample from a PCP context: the local context for this host
  * (no daemon; the context belongs to the thread that opens it, so a sampler
- * thread opens, fetches and closes it) or a host context for a pmcd. */
+ * thread opens, fetches and closes it) or a host context for a pmcd; and,
+ * for collectors/archive_source.c, an archive context (pcp_source.h). */
+#include "collectors/pcp_source.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
@@ -41,6 +44,7 @@ static const char *const info_names[INFO_COUNT] = {
 };
 
 #define NPMID          (METRIC_COUNT + INFO_COUNT)
+#define MAX_EXTRA      PCP_EXTRA_MAX
 #define DERIVED_PREFIX "pxderived."
 /* What a source is seldom changes (a reboot ends the connection anyway):
  * it is fetched on the first fetch of a context and then every this many,
@@ -53,6 +57,7 @@ static const char *const info_names[INFO_COUNT] = {
 
 struct pcp_state {
     int ctx;
+    bool archive; /* an archive context: every metric, every fetch */
     pmID pmids[NPMID + PMDA_NMETRICS]; /* the table, then pmdaparallax's */
     pmDesc desc[NPMID];
     bool known[NPMID]; /* the source has this metric */
@@ -61,9 +66,18 @@ struct pcp_state {
     bool pmda;         /* and pmdaparallax answered the last fetch */
     struct pmda_jobs pj;
     /* what pmFetch asks for: the metrics, pmdaparallax's when it answers,
-     * then the info, which only every INFO_EVERY-th fetch includes */
-    pmID fetch_ids[NPMID + MAX_DIFFS + PMDA_NMETRICS];
-    int nsteady;            /* metrics, B operands, pmdaparallax's */
+     * the caller's extra metrics, then the info, which only every
+     * INFO_EVERY-th fetch includes */
+    pmID fetch_ids[NPMID + MAX_DIFFS + PMDA_NMETRICS + MAX_EXTRA];
+    /* an archive: each later duplicate in fetch_ids is asked for as
+     * PM_ID_NULL and takes the value set of the first (libpcp 6.0.3's
+     * interpolation never returns from a fetch naming a metric twice) */
+    short alias[NPMID + MAX_DIFFS + PMDA_NMETRICS + MAX_EXTRA];
+    int nsteady;            /* metrics, B operands, pmdaparallax's, extra */
+    struct pcp_extra extra; /* the caller's, n 0 when none */
+    int extra_at;           /* where they start in fetch_ids */
+    pmDesc extra_desc[MAX_EXTRA];
+    bool extra_known[MAX_EXTRA];
     int ndiff;              /* "A - B" entries: A in the metric's slot */
     int diff_of[MAX_DIFFS]; /* the metric id of each */
     pmID diff_b[MAX_DIFFS]; /* and its B, fetched after the metrics */
@@ -109,7 +123,7 @@ double __pmRequestTimeout(void);
 
 /* Reads PCP's configuration (libpcp exports it with setenv) and registers
  * the derived metrics, once, before any thread exists. */
-static void pcp_global_init(void)
+void pcp_source_global_init(void)
 {
     static bool done;
     if (done)
@@ -190,7 +204,9 @@ static int pcp_lookup(struct pcp_state *st, char *err, size_t errlen)
             continue;
         const char *inst = i < METRIC_COUNT ? metric_descs[i].inst : NULL;
         if (inst) {
-            st->inst[i] = pmLookupInDom(st->desc[i].indom, inst);
+            st->inst[i] = st->archive /* every instance it ever had */
+                              ? pmLookupInDomArchive(st->desc[i].indom, inst)
+                              : pmLookupInDom(st->desc[i].indom, inst);
             if (st->inst[i] < 0)
                 st->known[i] = false;
         }
@@ -258,8 +274,51 @@ static bool name_fails(const char *target, char *err, size_t errlen)
     return true;
 }
 
+/* Looks up the caller's extra metrics; one the context lacks is fetched
+ * as the table's first (a PM_ID_NULL would fail the fetch) and ignored. */
+static void lookup_extra(struct pcp_state *st, int at)
+{
+    st->extra_at = at;
+    for (int k = 0; k < st->extra.n; k++) {
+        pmID id = PM_ID_NULL;
+        const char *name = st->extra.names[k];
+        st->extra_known[k] = pmLookupName(1, &name, &id) == 1 &&
+                             pmLookupDesc(id, &st->extra_desc[k]) >= 0;
+        st->fetch_ids[at + k] = st->extra_known[k] ? id : st->pmids[0];
+    }
+}
+
+/* An archive's fetch names each metric once: see alias. */
+static void dedupe(struct pcp_state *st, int n)
+{
+    for (int i = 0; i < n; i++) {
+        st->alias[i] = -1;
+        for (int k = 0; k < i && st->fetch_ids[i] != PM_ID_NULL; k++)
+            if (st->fetch_ids[k] == st->fetch_ids[i]) {
+                st->alias[i] = (short)k;
+                st->fetch_ids[i] = PM_ID_NULL;
+            }
+    }
+}
+
+/* Lends (or, with undo, takes back) the aliased value sets of rp. */
+static void lend_aliases(const struct pcp_state *st, pmHighResResult *rp,
+                         pmValueSet **own, bool undo)
+{
+    for (int i = 0; st->archive && i < rp->numpmid; i++) {
+        if (st->alias[i] < 0)
+            continue;
+        if (undo) {
+            rp->vset[i] = own[i];
+        } else {
+            own[i] = rp->vset[i];
+            rp->vset[i] = rp->vset[st->alias[i]];
+        }
+    }
+}
+
 /* What pmFetch asks for: the metrics, the B of each "A - B", the agent's
- * metrics when it is known, then the info. */
+ * metrics when it is known, the caller's extra metrics, then the info. */
 static void fetch_list(struct pcp_state *st)
 {
     int n = METRIC_COUNT;
@@ -271,12 +330,17 @@ static void fetch_list(struct pcp_state *st)
         memcpy(st->fetch_ids + n, st->pj.id, sizeof(st->pj.id));
         n += PMDA_NMETRICS;
     }
+    lookup_extra(st, n);
+    n += st->extra.n;
     st->nsteady = n;
     memcpy(st->fetch_ids + n, st->pmids + METRIC_COUNT,
            sizeof(pmID) * INFO_COUNT);
+    if (st->archive)
+        dedupe(st, n + INFO_COUNT);
 }
 
-static void *pcp_open(int type, const char *target, char *err, size_t errlen)
+void *pcp_source_open(int type, const char *target,
+                      const struct pcp_extra *extra, char *err, size_t errlen)
 {
     struct pcp_state *st = calloc(1, sizeof(*st));
     if (!st) {
@@ -284,12 +348,17 @@ static void *pcp_open(int type, const char *target, char *err, size_t errlen)
         return NULL;
     }
     snprintf(st->target, sizeof(st->target), "%s", target ? target : "");
+    st->archive = type == PM_CONTEXT_ARCHIVE;
+    if (extra && extra->n <= MAX_EXTRA)
+        st->extra = *extra;
     st->ctx = pmNewContext(type, target);
     if (st->ctx < 0) {
         if (st->ctx != -EHOSTUNREACH || type != PM_CONTEXT_HOST ||
             !name_fails(target, err, errlen))
             fmt_err(err, errlen,
-                    type == PM_CONTEXT_LOCAL ? "PCP local context" : "pmcd",
+                    type == PM_CONTEXT_LOCAL  ? "PCP local context"
+                    : type == PM_CONTEXT_HOST ? "pmcd"
+                                              : "PCP archive",
                     st->ctx);
         free(st);
         return NULL;
@@ -299,7 +368,7 @@ static void *pcp_open(int type, const char *target, char *err, size_t errlen)
         free(st);
         return NULL;
     }
-    st->pmda_named = type == PM_CONTEXT_HOST && has_pmda();
+    st->pmda_named = type != PM_CONTEXT_LOCAL && has_pmda();
     if (st->pmda_named && pmda_jobs_lookup(&st->pj))
         memcpy(st->pmids + NPMID, st->pj.id, sizeof(st->pj.id));
     const char *tick_name = "parallax.agent.running";
@@ -314,12 +383,23 @@ static void *pcp_open(int type, const char *target, char *err, size_t errlen)
 static void *pcp_open_local(const char *target, char *err, size_t errlen)
 {
     (void)target;
-    return pcp_open(PM_CONTEXT_LOCAL, NULL, err, errlen);
+    return pcp_source_open(PM_CONTEXT_LOCAL, NULL, NULL, err, errlen);
 }
 
 static void *pcp_open_host(const char *target, char *err, size_t errlen)
 {
-    return pcp_open(PM_CONTEXT_HOST, target, err, errlen);
+    return pcp_source_open(PM_CONTEXT_HOST, target, NULL, err, errlen);
+}
+
+int pcp_source_context(void *state)
+{
+    return ((struct pcp_state *)state)->ctx;
+}
+
+bool pcp_source_has(void *state, int id)
+{
+    const struct pcp_state *st = state;
+    return id >= 0 && id < METRIC_COUNT && st->known[id];
 }
 
 /* The value of vset for instance inst (PM_IN_NULL: the only one). */
@@ -468,17 +548,19 @@ static void tell_sched(struct pcp_state *st)
     snprintf(st->info.preempt, sizeof(st->info.preempt), "%s", k.preempt);
 }
 
-static int pcp_fetch(void *state, struct sample *out)
+int pcp_source_fetch(void *state, struct sample *out)
 {
     struct pcp_state *st = state;
     pmHighResResult *rp = NULL;
-    bool info = st->fetches % INFO_EVERY == 0;
+    bool info = st->archive || st->fetches % INFO_EVERY == 0;
     int n = st->nsteady + (info ? INFO_COUNT : 0);
     /* the agent's system call counter only while one is wanted: fetching
      * it opens the guest's tracepoint (collectors/syscalls_switch.h) */
-    bool syscalls = st->known[METRIC_SYSCALLS] && syscalls_wanted();
-    st->fetch_ids[METRIC_SYSCALLS] =
-        syscalls ? st->pmids[METRIC_SYSCALLS] : st->pmids[0];
+    bool syscalls =
+        st->known[METRIC_SYSCALLS] && (st->archive || syscalls_wanted());
+    if (!st->archive) /* an archive's, unchanging, went through dedupe */
+        st->fetch_ids[METRIC_SYSCALLS] =
+            syscalls ? st->pmids[METRIC_SYSCALLS] : st->pmids[0];
     pmUseContext(st->ctx);
     /* an agent that did not answer at first (pmcd starting it, or without
      * it) is looked for again now and then */
@@ -498,6 +580,8 @@ static int pcp_fetch(void *state, struct sample *out)
         return -1;
     }
     st->fetches++;
+    pmValueSet *own[NPMID + MAX_DIFFS + PMDA_NMETRICS + MAX_EXTRA];
+    lend_aliases(st, rp, own, false);
     out->t_source =
         (double)rp->timestamp.tv_sec + (double)rp->timestamp.tv_nsec / 1e9;
     bool diff[METRIC_COUNT] = {false};
@@ -524,6 +608,9 @@ static int pcp_fetch(void *state, struct sample *out)
                rp->vset[pj_at + PJ_COUNT + PC_PROBES]->numval >= 0;
     if (st->pmda)
         pmda_jobs_decode(&st->pj, rp->vset + pj_at, out);
+    if (st->extra.n && rp->numpmid >= st->extra_at + st->extra.n)
+        st->extra.decode(st->extra.arg, rp->vset + st->extra_at, st->extra_desc,
+                         st->extra_known, out);
     for (int k = 0; info && k < INFO_COUNT && st->nsteady + k < rp->numpmid;
          k++) {
         const pmValueSet *vs = rp->vset[st->nsteady + k];
@@ -535,6 +622,7 @@ static int pcp_fetch(void *state, struct sample *out)
         tell_sched(st);
     st->info.pmda = st->pmda;
     out->info = st->info;
+    lend_aliases(st, rp, own, true);
     pmFreeHighResResult(rp);
     return 0;
 }
@@ -730,7 +818,7 @@ static int pcp_tick(void *state, struct clock_tick *t, int *runs)
     return 0;
 }
 
-static void pcp_close(void *state)
+void pcp_source_close(void *state)
 {
     struct pcp_state *st = state;
     pmDestroyContext(st->ctx);
@@ -739,18 +827,18 @@ static void pcp_close(void *state)
 
 const struct backend backend_pcp_local = {
     .name = "pcp local",
-    .global_init = pcp_global_init,
+    .global_init = pcp_source_global_init,
     .open = pcp_open_local,
-    .fetch = pcp_fetch,
-    .close = pcp_close,
+    .fetch = pcp_source_fetch,
+    .close = pcp_source_close,
 };
 
 const struct backend backend_pcp_host = {
     .name = "pcp",
-    .global_init = pcp_global_init,
+    .global_init = pcp_source_global_init,
     .open = pcp_open_host,
-    .fetch = pcp_fetch,
-    .close = pcp_close,
+    .fetch = pcp_source_fetch,
+    .close = pcp_source_close,
     .store = pcp_store,
     .tick = pcp_tick,
 };

@@ -319,17 +319,23 @@ static void *sampler_main(void *arg)
         if (!be)
             be = open_source(s, &state, cur);
         do_stores(s, be, state, cur);
+        bool reopen = !be;
         if (be) {
             cur->backend = be->name;
-            cur->ok = be->fetch(state, cur) == 0;
+            /* > 0: a recording of a source that was down; the backend
+             * stays open */
+            int rc = be->fetch(state, cur);
+            cur->ok = rc == 0;
             if (cur->ok && !s->target)
                 count_host_syscalls(cur);
-            cur->t_real = realtime_at(sample_midpoint(cur));
-            if (cur->ok) {
+            if (!cur->replay.on) /* a recording carries its own */
+                cur->t_real = realtime_at(sample_midpoint(cur));
+            if (rc >= 0) {
                 retry = RETRY_MIN;
             } else { /* reopen on the next round */
                 be->close(state);
                 be = NULL;
+                reopen = true;
             }
         }
         if (!cur->ok && !cur->t_after)
@@ -340,7 +346,7 @@ static void *sampler_main(void *arg)
          * cadence of the regular fetches */
         double iv = current_interval(s);
         double next = grid_after(s, clock_mono(), iv);
-        if (!cur->ok) {
+        if (reopen) {
             next = grid_after(s, clock_mono() + retry - iv, iv);
             retry = fmin(retry * 2, RETRY_MAX);
             cur->retry_at = next;

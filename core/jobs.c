@@ -658,6 +658,41 @@ bool jobs_update(struct jobs *j, const struct session *s)
     return changed;
 }
 
+/* The figures a recording (or an agent) gives of workload w, into the
+ * cell of the recorded column src: progress, statistics, why it failed,
+ * the details (extras text). */
+void jobs_set_recorded(struct jobs *j, int src, int w,
+                       const struct pmda_job *pj, const char *extras)
+{
+    struct job_cell *c = w >= 0 && w < j->nwl ? cell(j, src, w) : NULL;
+    if (!c)
+        return;
+    *c = blank;
+    if (!pj)
+        return;
+    c->live = pj->figure;
+    c->repeat = pj->repeats_done;
+    c->repeats = pj->repeats;
+    c->stats.n = pj->n;
+    if (pj->n > 0) {
+        c->stats.median = pj->median;
+        c->stats.min = pj->min;
+        c->stats.max = pj->max;
+        c->stats.mean = pj->mean;
+        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
+        c->last.figure = pj->figure;
+        wl_extras_parse(extras, &c->last);
+    }
+    snprintf(c->note, sizeof(c->note), "%s", pj->error);
+    /* never running here: a recorded run in progress shows the repeats
+     * it has finished, an idle one with figures was stopped */
+    c->state = pj->state == 3   ? JOB_FAILED
+               : pj->state == 2 ? JOB_DONE
+               : pj->n <= 0     ? JOB_IDLE
+               : pj->state == 1 ? JOB_DONE
+                                : JOB_STOPPED;
+}
+
 bool jobs_host_busy(const struct jobs *j)
 {
     for (int w = 0; w < j->nwl; w++)

@@ -107,6 +107,12 @@ void jobs_init(struct jobs *j);
  * baseline column's saved figures); nothing when st->n is 0. */
 void jobs_set_done(struct jobs *j, int src, int w, const struct wl_stats *st);
 
+/* Sets workload w on the recorded column src to what the recording shows
+ * (pj, NULL: nothing; extras its details text). Never a running state: no
+ * run of ours is live there. */
+void jobs_set_recorded(struct jobs *j, int src, int w,
+                       const struct pmda_job *pj, const char *extras);
+
 /* Starts workload w on every source that takes part. 0, or -1 with the
  * reason in err (nothing was started). */
 int jobs_start(struct jobs *j, const struct session *s, int w, char *err,

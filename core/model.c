@@ -14,15 +14,22 @@
 #include "core/rate.h"
 #include "core/safe_text.h"
 
+/* Forgets everything known of m's clock (a new source, or a replay that
+ * jumped: no fetch spans the jump). */
+static void clock_forget(struct source_model *m)
+{
+    clock_model_init(&m->clock);
+    time_map_init(&m->tmap);
+    m->rates = (struct time_rates){.lo = NAN, .hi = NAN};
+}
+
 void model_init(struct source_model *m, const char *name, const char *target)
 {
     memset(m, 0, sizeof(*m));
     snprintf(m->name, sizeof(m->name), "%s", name);
     snprintf(m->target, sizeof(m->target), "%s", target ? target : "");
     m->state = SRC_CONNECTING;
-    clock_model_init(&m->clock);
-    time_map_init(&m->tmap);
-    m->rates = (struct time_rates){.lo = NAN, .hi = NAN};
+    clock_forget(m);
     for (int i = 0; i < METRIC_COUNT; i++)
         m->value[i] = NAN;
 }
@@ -110,14 +117,23 @@ static void clock_stand_in(struct source_model *m, const struct sample *s)
 
 void model_update(struct source_model *m, const struct sample *s)
 {
-    m->updates++;
-    m->fetch_ms = (s->t_after - s->t_before) * 1e3;
     for (int i = 0; i < s->nstores; i++) { /* a ring of the newest results */
         struct store_result *r =
             &m->store[m->stores_seen++ % SAMPLE_MAX_STORES];
         *r = s->store[i];
         safe_text(r->msg);
     }
+    if (s->replay.on) {
+        m->replay = s->replay;
+        if (s->replay.again && s->ok)
+            return;              /* a paused or ended replay: no new record */
+        if (s->replay.restart) { /* a jump: nothing spans it */
+            m->have_prev = false;
+            clock_forget(m);
+        }
+    }
+    m->updates++;
+    m->fetch_ms = (s->t_after - s->t_before) * 1e3;
     if (!s->ok) {
         if (m->state != SRC_DOWN)
             m->down_since = sample_midpoint(s);
@@ -165,7 +181,8 @@ void model_update(struct source_model *m, const struct sample *s)
 
 bool model_is_stale(const struct source_model *m, double now, double interval)
 {
-    return m->state == SRC_LIVE && now - m->last_ok > 2.5 * interval;
+    return m->state == SRC_LIVE && !m->replay.on &&
+           now - m->last_ok > 2.5 * interval;
 }
 
 const char *model_pool_text(const struct source_model *m, int at)

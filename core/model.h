@@ -43,6 +43,7 @@ struct source_model {
     struct pmda_job job[SAMPLE_MAX_JOBS];
     unsigned stores_seen; /* store results folded in so far */
     struct store_result store[SAMPLE_MAX_STORES]; /* the newest ones */
+    struct replay_pos replay; /* a recorded column: where the replay is */
     struct history hist[METRIC_COUNT];
 };
 
@@ -51,7 +52,8 @@ struct source_model {
 void model_init(struct source_model *m, const char *name, const char *target);
 
 /* True when a live source's last good sample is older than 2.5 intervals
- * at host monotonic time `now` (a fetch is hanging). */
+ * at host monotonic time `now` (a fetch is hanging); never for a recorded
+ * column, whose samples carry recorded times. */
 bool model_is_stale(const struct source_model *m, double now, double interval);
 
 /* The extras text (workloads/extras.h) pmdaparallax gave with job, one of

@@ -70,6 +70,19 @@ struct clock_tick {
     double t_source;          /* the source's stamp of it, epoch s */
 };
 
+/* Where a source replayed from a PCP archive stands (collectors/
+ * archive_source.c); all zero for a live source. */
+struct replay_pos {
+    bool on;        /* the sample comes from a recording */
+    bool again;     /* no new record: only the position below is news */
+    bool restart;   /* after a jump: no rate or clock fit across it */
+    bool ended;     /* the recording's last record has been shown */
+    double at;      /* recorded host time of the record shown (epoch s) */
+    double speed;   /* replay speed (1: as recorded), 0 while paused */
+    char run[32];   /* the run lined up ("run NAME") until its end shows */
+    char note[160]; /* what the recording lacks, "" when nothing */
+};
+
 /* The outcome of a store a sampler made for the main loop. */
 struct store_result {
     unsigned id;              /* as returned by sampler_store */
@@ -103,6 +116,7 @@ struct sample {
     struct clock_tick tick[SAMPLE_MAX_TICKS];
     int nstores; /* stores done since the previous sample */
     struct store_result store[SAMPLE_MAX_STORES];
+    struct replay_pos replay; /* a recording's position, else all zero */
 };
 
 /* A counter of the metric table, as a collector sets it (64 bits wide). */

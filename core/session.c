@@ -12,7 +12,8 @@
 #include "core/diag.h"
 
 static int start_source(struct session *s, const char *name, const char *target,
-                        char *err, size_t errlen)
+                        const struct backend *const *candidates, char *err,
+                        size_t errlen)
 {
     if (s->nsrc == SESSION_MAX_SOURCES) {
         snprintf(err, errlen, "already watching %d sources; that is the most",
@@ -28,8 +29,8 @@ static int start_source(struct session *s, const char *name, const char *target,
     }
     int i = s->nsrc;
     model_init(&s->model[i], name, target);
-    s->sampler[i] = sampler_start(target ? remote_backends : local_backends(),
-                                  target, s->interval, s->gate);
+    s->recorded[i] = candidates == archive_backends;
+    s->sampler[i] = sampler_start(candidates, target, s->interval, s->gate);
     if (!s->sampler[i]) {
         snprintf(err, errlen, "cannot start a sampler thread for %s", name);
         return -1;
@@ -59,7 +60,7 @@ int session_open(struct session *s, double interval,
         close(s->wake[1]);
         return -1;
     }
-    if (start_source(s, "host", NULL, err, errlen) < 0)
+    if (start_source(s, "host", NULL, local_backends(), err, errlen) < 0)
         goto fail;
     for (int g = 0; g < nguests; g++)
         if (session_add(s, &guests[g], err, errlen) < 0)
@@ -80,19 +81,31 @@ int session_add_fixed(struct session *s, const struct source_model *m,
     }
     s->model[s->nsrc] = *m;
     s->sampler[s->nsrc] = NULL;
+    s->recorded[s->nsrc] = false;
     s->nsrc++;
     return 0;
 }
 
 bool session_is_fixed(const struct session *s, int src)
 {
-    return src > 0 && src < s->nsrc && !s->sampler[src];
+    return src > 0 && src < s->nsrc && (!s->sampler[src] || s->recorded[src]);
+}
+
+int session_add_recorded(struct session *s, const struct source_spec *spec,
+                         char *err, size_t errlen)
+{
+    if (start_source(s, spec->name, spec->target, archive_backends, err,
+                     errlen) < 0)
+        return -1;
+    s->model[s->nsrc - 1].replay.on = true; /* before its first record */
+    return 0;
 }
 
 int session_add(struct session *s, const struct source_spec *guest, char *err,
                 size_t errlen)
 {
-    return start_source(s, guest->name, guest->target, err, errlen);
+    return start_source(s, guest->name, guest->target, remote_backends, err,
+                        errlen);
 }
 
 unsigned session_store(const struct session *s, int src, const char *name,

@@ -18,6 +18,7 @@ struct session {
     int nsrc; /* model[0] is this host */
     struct source_model model[SESSION_MAX_SOURCES];
     struct sampler *sampler[SESSION_MAX_SOURCES];
+    bool recorded[SESSION_MAX_SOURCES]; /* replayed from an archive */
     int wake[2]; /* samplers write a byte to wake[1] after each round */
     struct wake_gate *gate; /* their grid and their byte (sampler.h) */
     struct selfcost self;   /* parallax's own cost, once per interval */
@@ -34,8 +35,16 @@ int session_open(struct session *s, double interval,
 int session_add_fixed(struct session *s, const struct source_model *m,
                       char *err, size_t errlen);
 
-/* True when source src is a fixed column (no sampler, no stores). */
+/* True when source src is a fixed column: a baseline (no sampler, no
+ * stores) or a recording (its stores steer the replay); no workload runs
+ * there. */
 bool session_is_fixed(const struct session *s, int src);
+
+/* Adds a recorded column: the archive spec->target replayed by its own
+ * sampler (collectors/archive_source.h). 0, or -1 with a one-line reason
+ * in err. */
+int session_add_recorded(struct session *s, const struct source_spec *spec,
+                         char *err, size_t errlen);
 
 /* Adds a guest while running. 0, or -1 with a one-line reason in err. */
 int session_add(struct session *s, const struct source_spec *guest, char *err,

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "report/archive_baseline.h"
 #include "report/report_read.h"
 #include "core/version.h"
 
@@ -43,6 +45,43 @@ static void set_figures(struct jobs *j, int src, const struct baseline *b)
     }
 }
 
+/* FILE[:SOURCE] into path and source (NULL: none named): the colon is
+ * a source's only when FILE exists without it. */
+static const char *split_source(const char *arg, char *path, size_t n)
+{
+    snprintf(path, n, "%s", arg);
+    char *colon = strrchr(path, ':');
+    if (!colon || access(arg, F_OK) == 0 || colon == path)
+        return NULL;
+    *colon = '\0';
+    if (access(path, F_OK) != 0) {
+        *colon = ':';
+        return NULL;
+    }
+    return arg + (colon - path) + 1;
+}
+
+/* A recording as a column: its end, with its workloads' last results. */
+static int open_archive(struct session *s, struct jobs *j, const char *path,
+                        const char *source, const char *label, char *err,
+                        size_t errlen)
+{
+    struct source_model *m = malloc(sizeof(*m));
+    int rc =
+        m ? archive_baseline_read(path, source, label, m, err, errlen) : -1;
+    if (!m)
+        snprintf(err, errlen, "out of memory");
+    if (rc == 0)
+        rc = session_add_fixed(s, m, err, errlen);
+    for (int w = 0; rc == 0 && w < j->nwl; w++)
+        for (int k = 0; k < m->njobs; k++)
+            if (strcmp(m->job[k].name, j->wl[w]->name) == 0)
+                jobs_set_recorded(j, s->nsrc - 1, w, &m->job[k],
+                                  model_job_extras(m, &m->job[k]));
+    free(m);
+    return rc;
+}
+
 int baselines_open(struct session *s, struct jobs *j, const char *const *args,
                    int n, char *err, size_t errlen)
 {
@@ -54,14 +93,20 @@ int baselines_open(struct session *s, struct jobs *j, const char *const *args,
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         /* LABEL=FILE, unless the '=' is part of a path */
-        char label[64] = "";
-        const char *path = args[i], *eq = strchr(args[i], '=');
+        char label[64] = "", path[4096];
+        const char *file = args[i], *eq = strchr(args[i], '=');
         if (eq && !memchr(args[i], '/', (size_t)(eq - args[i]))) {
             snprintf(label, sizeof(label), "%.*s", (int)(eq - args[i]),
                      args[i]);
-            path = eq + 1;
+            file = eq + 1;
         }
-        rc = report_read(path, NULL, label[0] ? label : NULL, b, err, errlen);
+        const char *source = split_source(file, path, sizeof(path));
+        if (archive_baseline_is(path)) {
+            rc = open_archive(s, j, path, source, label[0] ? label : NULL, err,
+                              errlen);
+            continue;
+        }
+        rc = report_read(path, source, label[0] ? label : NULL, b, err, errlen);
         if (rc == 0 && !baseline_same_version(b))
             warn_version(path, b);
         if (rc == 0)

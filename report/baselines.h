@@ -1,6 +1,8 @@
-/* --baseline [LABEL=]FILE: saved reports shown as fixed columns, with their
- * workload figures in the jobs so ratios against them work like a live
- * guest's. */
+/* --baseline [LABEL=]FILE[:SOURCE]: saved reports (or the end of
+ * recordings, report/archive_baseline.h) shown as fixed columns, with
+ * their workload figures in the jobs so ratios against them work like a
+ * live guest's. SOURCE names which of its sources (default: the first,
+ * this host of that run). */
 #ifndef PARALLAX_BASELINES_H
 #define PARALLAX_BASELINES_H
 

@@ -56,8 +56,7 @@ int report_default_dir(char *buf, size_t n)
     return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
-/* mkdir -p dir; 0 or -1 with errno set. */
-static int make_dirs(const char *dir)
+int report_make_dirs(const char *dir)
 {
     char p[4096];
     int len = snprintf(p, sizeof(p), "%s", dir);
@@ -154,7 +153,7 @@ int report_save(const char *dir, const struct session *s, const struct jobs *j,
         }
         dir = def;
     }
-    if (make_dirs(dir) < 0) {
+    if (report_make_dirs(dir) < 0) {
         snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }

@@ -34,6 +34,9 @@ bool report_host_clocksource(char *buf, size_t n);
  * ~/.local/state/parallax. -1 when neither variable is set. */
 int report_default_dir(char *buf, size_t n);
 
+/* mkdir -p dir (0755); 0, or -1 with errno set. */
+int report_make_dirs(const char *dir);
+
 /* Writes parallax-YYYYmmdd-HHMMSS-mmm.txt and .json (local time of
  * meta->when and meta->msec, so names sort by time) into dir (NULL: the
  * default), creating it if missing. Never over an existing report: when

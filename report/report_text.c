@@ -13,6 +13,7 @@
 #include "report/report_table.h"
 #include "core/version.h"
 #include "view/view.h"
+#include "view/view_replay.h"
 #include "view/view_time.h"
 
 #define MAX_COLS (2 * SESSION_MAX_SOURCES + 1)
@@ -102,9 +103,13 @@ static void print_sources(FILE *f, const struct session *s,
             rtable_add(t, "?");
         rtable_add(t, "%s", mem);
         rtable_add(t, "%s", report_clocksource(meta, i));
-        if (view_is_baseline(m)) /* its name says when it was saved */
+        char rec[48];
+        if (view_is_baseline(m)) { /* its name says when it was saved */
             rtable_add(t, "saved run");
-        else
+        } else if (m->replay.on && m->state == SRC_LIVE) {
+            view_replay_state(m, rec, sizeof(rec)); /* "rec 14:02:11" */
+            rtable_add(t, "%s", rec);
+        } else
             rtable_add_noted(t, report_state_name(m->state),
                              m->state == SRC_DOWN ? m->error : "");
     }

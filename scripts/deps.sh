@@ -8,7 +8,7 @@ set -eu
 # build: a C compiler and its libc headers (a fresh Debian 12 has neither;
 # gcc only recommends libc6-dev), make; compiler flags come from pkg-config
 # for every library
-BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libgtop2-dev libssl-dev libjansson-dev"
+BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev"
 # run: pcp itself (local context, pmcd for guests and tests)
 RUN="pcp"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench

@@ -105,6 +105,7 @@ void modes_draw(struct modes *m, const struct session *s, const struct jobs *j,
         .prompt = m->confirm.active ? &m->confirm : prompt,
         .help = m->help.open ? &m->help : NULL,
         .paused = freeze_active(&m->frozen),
+        .badge = m->badge,
     };
     table->shown_at = ov.paused ? m->frozen.at : 0;
     if (ov.paused)

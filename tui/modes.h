@@ -18,6 +18,7 @@ struct modes {
     struct help help;
     struct prompt confirm; /* "quit? (y/n)" on the status row */
     struct freeze frozen;  /* the paused display */
+    const char *badge;     /* on the status row (REC), or NULL */
 };
 
 /* Feeds one key; returns key_result flags, KR_IGNORED for keys that are

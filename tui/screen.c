@@ -15,20 +15,24 @@
 #include "tui/status.h"
 #include "tui/tui.h"
 #include "view/fit.h"
+#include "view/view_replay.h"
 
 static void draw_title(const struct session *s)
 {
-    char left[256], clock[16], iv[32], self[80];
+    char left[512], clock[16], iv[32], self[80];
     time_t now = time(NULL);
     struct tm tm;
     strftime(clock, sizeof(clock), "%H:%M:%S", localtime_r(&now, &tm));
     interval_format(s->interval, iv, sizeof(iv));
     selfcost_format(&s->self, false, self, sizeof(self));
-    snprintf(left, sizeof(left), " parallax %s - interval %s - %s",
-             PARALLAX_VERSION, iv, self);
+    char replay[256];
+    view_replay_title(s->model, s->nsrc, replay, sizeof(replay));
+    snprintf(left, sizeof(left), " parallax %s - interval %s - %s%s%s",
+             PARALLAX_VERSION, iv, self, replay[0] ? " - " : "", replay);
     if ((int)strlen(left) > COLS) { /* a narrow window: the figures first */
         selfcost_format(&s->self, true, self, sizeof(self));
-        snprintf(left, sizeof(left), " parallax %s - %s", iv, self);
+        snprintf(left, sizeof(left), " parallax %s - %s%s%s", iv, self,
+                 replay[0] ? " - " : "", replay);
     }
     attron(colors_attr(ROLE_TITLE));
     mvhline(0, 0, ' ', COLS);
@@ -65,6 +69,7 @@ static void draw_too_small(void)
 }
 
 #define PAUSED_W 20 /* " PAUSED " and " p resumes  " */
+#define BADGE_W  6  /* " REC " and a space */
 /* a second status row only where the table can spare a row: at 40x12 it
  * would take the only counter row */
 #define STATUS_TWO_ROWS_LINES 20
@@ -80,7 +85,8 @@ static void log_status(const char *text)
 
 /* The status rows: the last action's outcome, after PAUSED while paused;
  * a second row when the message needs it. */
-static void draw_status(const struct status_lines *st, bool paused)
+static void draw_status(const struct status_lines *st, bool paused,
+                        const char *badge)
 {
     move(1, 1);
     if (paused) {
@@ -88,6 +94,12 @@ static void draw_status(const struct status_lines *st, bool paused)
         addstr(" PAUSED ");
         attroff(A_BOLD | A_REVERSE);
         addstr(" p resumes  ");
+    }
+    if (badge) {
+        attron(A_BOLD | A_REVERSE);
+        printw(" %s ", badge);
+        attroff(A_BOLD | A_REVERSE);
+        addch(' ');
     }
     attron(colors_attr(ROLE_STATUS));
     for (int r = 0; r < st->rows; r++)
@@ -108,12 +120,14 @@ void screen_draw(const struct session *s, const struct jobs *j,
         table_panel_take_message(table, j);
         log_status(table->status);
         struct status_lines st;
-        status_fit(table->status, COLS - 2 - (ov->paused ? PAUSED_W : 0),
+        status_fit(table->status,
+                   COLS - 2 - (ov->paused ? PAUSED_W : 0) -
+                       (ov->badge ? BADGE_W : 0),
                    LINES >= STATUS_TWO_ROWS_LINES ? COLS - 2 : 0, &st);
         int rows = prompt || st.rows < 1 ? 1 : st.rows; /* under a prompt */
         table_panel_draw(table, s, j, 1 + rows, LINES - 2 - rows, utf8);
         if (!prompt)
-            draw_status(&st, ov->paused);
+            draw_status(&st, ov->paused, ov->badge);
         keybar_draw(LINES - 1);
         if (ov->help)
             help_draw(ov->help, 2, LINES - 2, utf8);

@@ -14,6 +14,7 @@ struct screen_overlay {
     const struct prompt *prompt; /* on the status row, or NULL */
     struct help *help;           /* the help box over the table, or NULL */
     bool paused;                 /* the status row says PAUSED */
+    const char *badge;           /* and this after it (REC), or NULL */
 };
 
 /* Draws the whole screen from the session's models and jobs, with what

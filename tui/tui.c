@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli/quit_signals.h"
+#include "cli/archives.h"
 #include "collectors/syscalls_switch.h"
 #include "report/baselines.h"
 #include "guest/demo_guests.h"
@@ -29,6 +30,7 @@
 #include "core/jobs.h"
 #include "report/report.h"
 #include "core/session.h"
+#include "tui/archive_keys.h"
 #include "tui/colors.h"
 #include "tui/modes.h"
 #include "tui/panel.h"
@@ -170,7 +172,8 @@ static char sources_label[48];
 static struct modes modes; /* help, pause, interval, the quit question */
 static struct demo_guests demos;
 static struct host_probe probe;
-static const char *report_dir; /* --report-dir, NULL: the default */
+static const char *report_dir;   /* --report-dir, NULL: the default */
+static struct archives archives; /* -a, --record and the r key */
 
 /* s: saves what the screen shows as a text and a JSON report. */
 static void snapshot(const struct session *s)
@@ -251,6 +254,8 @@ static int screen_key(struct session *s, int ch)
         return KR_HANDLED | KR_REDRAW;
     }
     int r = modes_key(&modes, s, &jobs, ch, table.status, sizeof(table.status));
+    if (r == KR_IGNORED)
+        r = archive_keys(&archives, s, ch, table.status, sizeof(table.status));
     if (r != KR_IGNORED)
         return r;
     switch (ch) {
@@ -339,6 +344,10 @@ static int main_loop(struct session *s, bool utf8)
             redraw = true;
         if (jobs_update(&jobs, s))
             redraw = true;
+        if (archives_tick(&archives, s, &jobs, table.status,
+                          sizeof(table.status)))
+            redraw = true;
+        modes.badge = archives.rec ? "REC" : NULL;
         if (syscalls_failure_news(s, table.status, sizeof(table.status)))
             redraw = true;
         if (demo_step(s))
@@ -381,7 +390,8 @@ int tui_run(const struct options *o)
     jobs.opts.repeats = o->repeats;
     report_dir = o->report_dir;
     if (baselines_open(&s, &jobs, o->baselines, o->nbaselines, err,
-                       sizeof(err)) < 0) {
+                       sizeof(err)) < 0 ||
+        archives_open(&archives, &s, o, err, sizeof(err)) < 0) {
         dprintf(real_stderr, "parallax: %s\n", err);
         session_close(&s);
         return 2;
@@ -403,6 +413,7 @@ int tui_run(const struct options *o)
     DIAG(DIAG_INFO, "quitting%s", sig ? " on a signal" : "");
     jobs_quit(&jobs, &s); /* here and in every guest */
     jobs_free(&jobs);     /* reaps this host's runs */
+    archives_close(&archives);
     host_probe_stop(&probe);
     if (demos.n)
         dprintf(real_stderr, "parallax: stopping the demo guest%s\n",

@@ -10,6 +10,7 @@
 #include "core/version.h"
 #include "view/fit.h"
 #include "view/view.h"
+#include "view/view_replay.h"
 
 #define MAX_COLS  (2 * 64)
 #define SPARK_MIN 4 /* as narrow as the screen's */
@@ -138,8 +139,10 @@ void text_view_print(FILE *f, const struct source_model *srcs, int nsrc,
     time_t now = time(NULL);
     struct tm tm;
     strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", localtime_r(&now, &tm));
-    fprintf(f, "parallax %s - interval %.1f s - %s\n", PARALLAX_VERSION,
-            interval, stamp);
+    char replay[256];
+    view_replay_title(srcs, nsrc, replay, sizeof(replay));
+    fprintf(f, "parallax %s - interval %.1f s - %s%s%s\n", PARALLAX_VERSION,
+            interval, stamp, replay[0] ? " - " : "", replay);
     struct view_col cols[MAX_COLS];
     int ncol = view_columns(nsrc, cols, MAX_COLS);
     int spark_w = spark_width(nsrc, columns);

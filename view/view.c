@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "core/clock_model.h"
+#include "view/fmt.h"
+#include "view/view_replay.h"
 #include "core/jobs.h"
 #include "core/ratio.h"
 #include "view/fit.h"
@@ -153,6 +155,17 @@ static void backend_text(const struct source_model *m, int width, char *buf,
     first_fit(buf, n, width, cand, k, utf8);
 }
 
+/* Why the source is down; for a recorded column the cause alone when the
+ * error names its archive first (the row below names the archive). */
+static const char *down_reason(const struct source_model *m)
+{
+    size_t len = strlen(m->target);
+    const char *cause = len ? strstr(m->error, ": ") : NULL;
+    if (m->replay.on && cause && strncmp(m->error, m->target, len) == 0)
+        return cause + 2;
+    return m->error;
+}
+
 bool view_is_baseline(const struct source_model *m)
 {
     return m->backend && strcmp(m->backend, "baseline") == 0;
@@ -163,6 +176,16 @@ void view_source_header(const struct source_model *m, int row, double now,
                         bool utf8)
 {
     char text[HEADER_MAX];
+    if (m->replay.on && (row == 3 || (row == 1 && m->state == SRC_LIVE))) {
+        const char *dir = strrchr(m->target, '/'); /* a recorded column */
+        if (row == 1)
+            view_replay_state(m, text, sizeof(text));
+        else
+            snprintf(text, sizeof(text), "archive %s",
+                     dir ? dir + 1 : m->target);
+        fit_text(buf, n, width, text, utf8);
+        return;
+    }
     if (view_is_baseline(m) && (row == 1 || row == 3)) {
         const char *file = strrchr(m->target, '/');
         snprintf(text, sizeof(text), "%s",
@@ -181,7 +204,7 @@ void view_source_header(const struct source_model *m, int row, double now,
         break;
     case 2: /* what it is; why not, while it is down */
         if (m->state == SRC_DOWN)
-            fit_text(buf, n, width, m->error, utf8);
+            fit_text(buf, n, width, down_reason(m), utf8);
         else
             info_text(m, width, buf, n, utf8);
         break;

@@ -1,0 +1,672 @@
+/* See recorder.h. libpcp_import over pmlogger: parallax already holds
+ * every figure it records (read from /proc, from pmcds, from its own
+ * runner), and pmlogger can only log what a pmcd serves, so it could
+ * record neither this host's workloads nor the fetch timing the clock rows
+ * are fitted from. libpcp_import writes the same archives pmlogger does,
+ * from what parallax has. Its files are unbuffered: each record is one
+ * write. What goes into a record is the record table's rows
+ * (core/record_table.h) and the metric table's; archive/record_values.c
+ * puts them in. */
+#include "archive/recorder.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <math.h>
+#include <pcp/pmapi.h>
+#include <pcp/import.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/diag.h"
+#include "core/record_table.h"
+#include "archive/record_values.h"
+#include "core/version.h"
+#include "report/report.h"
+#include "workloads/extras.h"
+
+#define REC_DOMAIN 245 /* libpcp_import's own (PMI_DOMAIN) */
+enum cluster { CL_TABLE, CL_SOURCE, CL_WORKLOAD };
+#define WL_INDOM_SERIAL 0 /* the catalogue; the metric table's are 1 + id */
+#define REC_PATH_MAX    4096
+#define STEP_MAX        1.0 /* s realtime may part from monotonic by */
+
+/* What the table's value expressions see: one source ... */
+struct rec_src {
+    const struct source_model *m;
+    const struct sample *smp; /* its newest good sample */
+    struct clock_fit fit;
+    const struct selfcost *self; /* this host only, else NULL */
+};
+
+/* ... or one workload on it. */
+struct rec_job {
+    int w; /* its instance */
+    const struct workload *wl;
+    const struct job_cell *c;
+    double runs, start, end;
+    char extras[WL_EXTRAS_TEXT_MAX];
+};
+
+/* A workload's runs on one source, as the recorder saw them start and
+ * end (the cells keep no times). */
+struct rec_run {
+    enum job_state last;
+    double runs, start, end; /* end NaN while it runs */
+};
+
+/* The last value written of a row written on change. */
+struct rec_last {
+    bool set;
+    double num;
+    uint64_t hash; /* of a string */
+};
+
+struct rec_archive {
+    int ctx;            /* libpcp_import's, 0 until the first record */
+    unsigned long seen; /* the model's updates already recorded */
+    double last_ts;     /* the newest record's timestamp */
+    double last_mono;   /* and the host's monotonic clock then */
+    char base[REC_PATH_MAX];
+    char safe[64]; /* the source's directory name */
+    int nwl;       /* instances of the workload rows */
+    struct record_values vals;
+    struct rec_last last_src[RECORD_SOURCE_COUNT];
+    struct rec_last last_wl[RECORD_WORKLOAD_COUNT][JOBS_MAX_WL];
+    struct rec_run run[JOBS_MAX_WL];
+};
+
+struct recorder {
+    char dir[REC_PATH_MAX / 2];
+    char stamp[32]; /* YYYYmmdd.HH.MM.SS of the start, local time */
+    double since;
+    unsigned long records;
+    struct rec_archive *a[SESSION_MAX_SOURCES];
+};
+
+/* --- what the table's expressions call --- */
+
+static bool rec_live(const struct rec_src *r)
+{
+    return r->m->state == SRC_LIVE && r->smp;
+}
+
+/* mem.util.available such that mem.physmem less it is the memory used
+ * parallax showed. */
+static double rec_available_kb(const struct rec_src *r)
+{
+    if (!rec_live(r) || !r->smp->have[METRIC_MEM_USED] ||
+        !(r->m->info.mem_bytes > 0))
+        return NAN;
+    return floor(r->m->info.mem_bytes / 1024) -
+           round(r->smp->value[METRIC_MEM_USED] / 1024);
+}
+
+static double rec_state_code(enum job_state st)
+{
+    switch (st) {
+    case JOB_RUNNING:
+    case JOB_STOPPING:
+        return 1;
+    case JOB_DONE:
+        return 2;
+    case JOB_FAILED:
+        return 3;
+    case JOB_IDLE:
+    case JOB_STOPPED:
+        break;
+    }
+    return 0;
+}
+
+static const char *rec_state_name(enum job_state st)
+{
+    static const char *const names[] = {"idle", "running", "stopping",
+                                        "done", "stopped", "failed"};
+    return names[st];
+}
+
+static const char *rec_extras(struct rec_job *r)
+{
+    if (r->c->stats.n <= 0 || r->c->last.nextra <= 0)
+        return NULL;
+    wl_extras_format(&r->c->last, r->extras, sizeof(r->extras));
+    return r->extras;
+}
+
+/* --- naming --- */
+
+/* The source's name as one path component. */
+static void safe_name(const char *name, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = name; *p && k + 1 < n; p++) {
+        char c = *p;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                  (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+        out[k++] = ok ? c : '_';
+    }
+    out[k] = '\0';
+    if (k == 0 || strcmp(out, ".") == 0 || strcmp(out, "..") == 0)
+        snprintf(out, n, "source");
+}
+
+static bool archive_exists(const char *base)
+{
+    static const char *const ext[] = {".0", ".meta", ".index"};
+    char p[REC_PATH_MAX + 8];
+    for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+        snprintf(p, sizeof(p), "%s%s", base, ext[i]);
+        if (access(p, F_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* dir/SAFE/STAMP, or STAMP-N when a recording already took that name. */
+static int choose_base(const struct recorder *R, struct rec_archive *a,
+                       char *err, size_t errlen)
+{
+    char sub[REC_PATH_MAX];
+    snprintf(sub, sizeof(sub), "%s/%s", R->dir, a->safe);
+    if (report_make_dirs(sub) < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", sub, strerror(errno));
+        return -1;
+    }
+    for (int k = 0; k < 1000; k++) {
+        char n[16] = "";
+        if (k)
+            snprintf(n, sizeof(n), "-%d", k);
+        snprintf(a->base, sizeof(a->base), "%s/%s/%s%s", R->dir, a->safe,
+                 R->stamp, n);
+        if (!archive_exists(a->base))
+            return 0;
+    }
+    snprintf(err, errlen, "%s: a thousand recordings of %s already", sub,
+             R->stamp);
+    return -1;
+}
+
+/* --- the archive's metadata --- */
+
+static pmUnits units_of(int space, int time, int count, int sspace, int stime)
+{
+    return pmiUnits(space, time, count, sspace, stime,
+                    count ? PM_COUNT_ONE : 0);
+}
+
+#define U_NONE  units_of(0, 0, 0, 0, 0)
+#define U_SEC   units_of(0, 1, 0, 0, PM_TIME_SEC)
+#define U_COUNT units_of(0, 0, 1, 0, 0)
+#define U_BYTE  units_of(1, 0, 0, PM_SPACE_BYTE, 0)
+#define U_KBYTE units_of(1, 0, 0, PM_SPACE_KBYTE, 0)
+
+static pmUnits table_units(enum metric_unit u)
+{
+    switch (u) {
+    case MU_MSEC:
+        return units_of(0, 1, 0, 0, PM_TIME_MSEC);
+    case MU_BYTE:
+        return U_BYTE;
+    case MU_COUNT:
+        return U_COUNT;
+    case MU_NONE:
+        break;
+    }
+    return U_NONE;
+}
+
+/* Defines one metric with its help text. */
+static int define(const char *name, pmID id, int type, pmInDom indom, int sem,
+                  pmUnits units, const char *help)
+{
+    int sts = pmiAddMetric(name, id, type, indom, sem, units);
+    if (sts >= 0)
+        sts = pmiPutText(PM_TEXT_PMID, PM_TEXT_ONELINE, id, help);
+    if (sts >= 0)
+        sts = pmiPutText(PM_TEXT_PMID, PM_TEXT_HELP, id, help);
+    return sts;
+}
+
+/* The metric table's rows under their PCP names; an expression (memory
+ * used) is recorded through its operands, which the record table holds. */
+static int define_table(void)
+{
+    for (int id = 0; id < METRIC_COUNT; id++) {
+        const struct metric_desc *d = &metric_descs[id];
+        if (strchr(d->pcp, ' '))
+            continue;
+        bool counter = metric_is_counter(id);
+        pmInDom indom =
+            d->inst ? pmiInDom(REC_DOMAIN, 1 + id) : (pmInDom)PM_INDOM_NULL;
+        char help[160];
+        snprintf(help, sizeof(help), "parallax's \"%s\" row, as read (%s)",
+                 d->label, counter ? "a counter" : "an instant value");
+        int sts = define(d->pcp, pmiID(REC_DOMAIN, CL_TABLE, id),
+                         counter ? PM_TYPE_U64 : PM_TYPE_DOUBLE, indom,
+                         counter ? PM_SEM_COUNTER : PM_SEM_INSTANT,
+                         table_units(d->unit), help);
+        if (sts >= 0 && d->inst)
+            sts = pmiAddInstance(indom, d->inst, 1);
+        if (sts < 0)
+            return sts;
+    }
+    return 0;
+}
+
+static int define_rows(struct rec_archive *a, const struct jobs *j)
+{
+    int sts = 0;
+    pmInDom wl = pmiInDom(REC_DOMAIN, WL_INDOM_SERIAL);
+#define RS_DEFINE(id, pname, type, sem, unit, when, help, expr)                \
+    if (sts >= 0)                                                              \
+        sts = define(pname, pmiID(REC_DOMAIN, CL_SOURCE, RECORD_##id),         \
+                     PM_TYPE_##type, PM_INDOM_NULL, PM_SEM_##sem, U_##unit,    \
+                     help);
+    RECORD_SOURCE_TABLE(RS_DEFINE)
+#undef RS_DEFINE
+#define RW_DEFINE(id, pname, type, sem, unit, when, help, expr)                \
+    if (sts >= 0)                                                              \
+        sts = define(pname, pmiID(REC_DOMAIN, CL_WORKLOAD, RECORD_##id),       \
+                     PM_TYPE_##type, wl, PM_SEM_##sem, U_##unit, help);
+    RECORD_WORKLOAD_TABLE(RW_DEFINE)
+#undef RW_DEFINE
+    if (sts >= 0)
+        sts = pmiPutText(PM_TEXT_INDOM, PM_TEXT_ONELINE, wl,
+                         "parallax's workload catalogue, one instance per "
+                         "workload");
+    for (int w = 0; w < j->nwl && sts >= 0; w++)
+        sts = pmiAddInstance(wl, j->wl[w]->name, w);
+    a->nwl = j->nwl;
+    return sts < 0 ? sts : 0;
+}
+
+static void fmt_pmi(char *err, size_t n, const char *what, const char *path,
+                    int sts)
+{
+    char msg[PMI_MAXERRMSGLEN];
+    snprintf(err, n, "%s %s: %s", what, path,
+             pmiErrStr_r(sts, msg, sizeof(msg)));
+}
+
+/* Starts source i's archive: its name, host, labels and metrics. */
+static int open_archive(const struct recorder *R, struct rec_archive *a,
+                        const struct source_model *m, const struct jobs *j,
+                        char *err, size_t errlen)
+{
+    if (choose_base(R, a, err, errlen) < 0)
+        return -1;
+    a->ctx = pmiStart(a->base, 0);
+    if (a->ctx < 0) {
+        fmt_pmi(err, errlen, "cannot start", a->base, a->ctx);
+        a->ctx = 0;
+        return -1;
+    }
+    pmiSetHostname(m->info.host[0] ? m->info.host : m->name);
+    int sts = pmiPutLabel(PM_LABEL_CONTEXT, 0, 0, "parallax_version",
+                          PARALLAX_VERSION);
+    if (sts >= 0)
+        sts = pmiPutLabel(PM_LABEL_CONTEXT, 0, 0, "parallax_source", m->name);
+    if (sts >= 0)
+        sts = define_table();
+    if (sts >= 0)
+        sts = define_rows(a, j);
+    if (sts < 0) {
+        fmt_pmi(err, errlen, "cannot define the metrics of", a->base, sts);
+        return -1;
+    }
+    /* room for every row and instance, strings at their longest */
+    size_t vsets = METRIC_COUNT + RECORD_SOURCE_COUNT + RECORD_WORKLOAD_COUNT;
+    size_t bytes =
+        sizeof(pmResult) + vsets * sizeof(pmValueSet *) +
+        vsets * (sizeof(pmValueSet) + JOBS_MAX_WL * sizeof(pmValue)) +
+        (METRIC_COUNT + RECORD_SOURCE_COUNT) * 512 +
+        (size_t)a->nwl * RECORD_WORKLOAD_COUNT * 32 +
+        (size_t)a->nwl * (WL_EXTRAS_TEXT_MAX + 512);
+    if (record_values_init(&a->vals, (int)vsets, bytes) < 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    DIAG(DIAG_INFO, "%s: recording to %s", m->name, a->base);
+    return 0;
+}
+
+/* --- values --- */
+
+#define WHEN_EACH   false
+#define WHEN_CHANGE true
+
+static uint64_t hash_of(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+/* False when a row written on change has not changed since. */
+static bool changed(struct rec_last *last, bool on_change, double num,
+                    const char *str)
+{
+    uint64_t h = str ? hash_of(str) : 0;
+    if (!on_change)
+        return true;
+    if (last->set && last->num == num && last->hash == h)
+        return false;
+    *last = (struct rec_last){.set = true, .num = num, .hash = h};
+    return true;
+}
+
+/* A number of one row; NaN (or below zero for an unsigned type): none. */
+static int put_num(struct rec_archive *a, pmID id, const char *name, int inst,
+                   const char *iname, int cap, int type, struct rec_last *last,
+                   bool on_change, double x)
+{
+    pmAtomValue v;
+    if (!isfinite(x) || (type != PM_TYPE_DOUBLE && x < 0) ||
+        !changed(last, on_change, x, NULL))
+        return 0;
+    if (type == PM_TYPE_U32)
+        v.ul = (uint32_t)x;
+    else if (type == PM_TYPE_U64)
+        v.ull = (uint64_t)x;
+    else
+        v.d = x;
+    return record_values_put(&a->vals, id, name, inst, iname, cap, type, &v);
+}
+
+static int put_str(struct rec_archive *a, pmID id, const char *name, int inst,
+                   const char *iname, int cap, struct rec_last *last,
+                   bool on_change, const char *x)
+{
+    pmAtomValue v = {.cp = (char *)x};
+    if (!x || !x[0] || !changed(last, on_change, 0, x))
+        return 0;
+    return record_values_put(&a->vals, id, name, inst, iname, cap,
+                             PM_TYPE_STRING, &v);
+}
+
+/* The metric table's raw values: counters whole, instants as doubles. */
+static int put_table(struct rec_archive *a, const struct sample *smp)
+{
+    int sts = 0;
+    for (int id = 0; id < METRIC_COUNT && sts >= 0; id++) {
+        const struct metric_desc *d = &metric_descs[id];
+        if (!smp->have[id] || strchr(d->pcp, ' '))
+            continue;
+        pmAtomValue v;
+        bool counter = metric_is_counter(id);
+        if (counter)
+            v.ull = smp->count[id];
+        else
+            v.d = smp->value[id];
+        if (!counter && !isfinite(v.d))
+            continue;
+        sts = record_values_put(&a->vals, pmiID(REC_DOMAIN, CL_TABLE, id),
+                                d->pcp, d->inst ? 1 : (int)PM_IN_NULL, d->inst,
+                                1, counter ? PM_TYPE_U64 : PM_TYPE_DOUBLE, &v);
+    }
+    return sts;
+}
+
+#define PUT_U32(row, cl, name, inst, iname, cap, last, when, x)                \
+    put_num(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap,             \
+            PM_TYPE_U32, last, WHEN_##when, (double)(x))
+#define PUT_U64(row, cl, name, inst, iname, cap, last, when, x)                \
+    put_num(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap,             \
+            PM_TYPE_U64, last, WHEN_##when, (double)(x))
+#define PUT_DOUBLE(row, cl, name, inst, iname, cap, last, when, x)             \
+    put_num(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap,             \
+            PM_TYPE_DOUBLE, last, WHEN_##when, (double)(x))
+#define PUT_STRING(row, cl, name, inst, iname, cap, last, when, x)             \
+    put_str(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap, last,       \
+            WHEN_##when, (x))
+
+static int put_source(struct rec_archive *a, const struct rec_src *r)
+{
+    int sts = 0;
+#define RS_PUT(id, pname, type, sem, unit, when, help, expr)                   \
+    if (sts >= 0)                                                              \
+        sts = PUT_##type(RECORD_##id, CL_SOURCE, pname, (int)PM_IN_NULL, NULL, \
+                         1, &a->last_src[RECORD_##id], when, expr);
+    RECORD_SOURCE_TABLE(RS_PUT)
+#undef RS_PUT
+    return sts;
+}
+
+/* The workloads run here so far, row by row (a metric's instances go
+ * together into a record). */
+static int put_workloads(struct rec_archive *a, const struct jobs *j, int src)
+{
+    static struct rec_job jobs[JOBS_MAX_WL]; /* main thread only */
+    int n = 0, sts = 0;
+    for (int w = 0; w < j->nwl && w < a->nwl; w++) {
+        const struct job_cell *c = jobs_cell(j, src, w);
+        if (c->state == JOB_IDLE && c->stats.n == 0)
+            continue; /* never run here: no values, as an agent gives */
+        struct rec_job *r = &jobs[n++];
+        r->w = w;
+        r->wl = j->wl[w];
+        r->c = c;
+        r->runs = a->run[w].runs;
+        r->start = a->run[w].start;
+        r->end = a->run[w].end;
+    }
+#define RW_PUT(id, pname, type, sem, unit, when, help, expr)                   \
+    for (int k = 0; k < n && sts >= 0; k++) {                                  \
+        struct rec_job *r = &jobs[k];                                          \
+        sts = PUT_##type(RECORD_##id, CL_WORKLOAD, pname, r->w, r->wl->name,   \
+                         a->nwl, &a->last_wl[RECORD_##id][r->w], when, expr);  \
+    }
+    RECORD_WORKLOAD_TABLE(RW_PUT)
+#undef RW_PUT
+    return sts;
+}
+
+/* Notes runs that started or ended since the last tick. */
+static void follow_runs(struct rec_archive *a, const struct jobs *j, int src,
+                        double now)
+{
+    for (int w = 0; w < j->nwl; w++) {
+        struct rec_run *run = &a->run[w];
+        enum job_state st = jobs_cell(j, src, w)->state;
+        bool was = run->last == JOB_RUNNING || run->last == JOB_STOPPING;
+        bool is = st == JOB_RUNNING || st == JOB_STOPPING;
+        if (is && !was) {
+            run->runs++;
+            run->start = now;
+            run->end = NAN;
+        } else if (was && !is) {
+            run->end = now;
+        }
+        run->last = st;
+    }
+}
+
+static struct rec_archive *archive_of(struct recorder *R,
+                                      const struct session *s, int i)
+{
+    if (R->a[i])
+        return R->a[i];
+    struct rec_archive *a = calloc(1, sizeof(*a));
+    if (!a)
+        return NULL;
+    safe_name(s->model[i].name, a->safe, sizeof(a->safe));
+    for (int k = 0, n = 2; k < SESSION_MAX_SOURCES; k++) /* unique */
+        if (R->a[k] && strcmp(R->a[k]->safe, a->safe) == 0) {
+            char base[48];
+            snprintf(base, sizeof(base), "%.40s", a->safe);
+            snprintf(a->safe, sizeof(a->safe), "%s-%d", base, n++);
+            k = -1;
+        }
+    for (int w = 0; w < JOBS_MAX_WL; w++)
+        a->run[w] =
+            (struct rec_run){.last = JOB_IDLE, .start = NAN, .end = NAN};
+    a->last_ts = -INFINITY;
+    R->a[i] = a;
+    return a;
+}
+
+/* A record's timestamp: t to the nearest microsecond, as archives of
+ * version 2 hold it (parallax.fetch.host_real has it whole). */
+static struct timeval record_time(double t)
+{
+    double sec = floor(t);
+    struct timeval tv = {.tv_sec = (time_t)sec,
+                         .tv_usec = (suseconds_t)round((t - sec) * 1e6)};
+    if (tv.tv_usec >= 1000000) {
+        tv.tv_sec++;
+        tv.tv_usec -= 1000000;
+    }
+    return tv;
+}
+
+/* Ends a's archive. libpcp_import 6.0.3 ends each with a temporal index
+ * entry stamped with the last record written by any of its contexts, and
+ * an entry past an archive's last record makes PCP's seeks there fail: an
+ * empty record (a <mark>, "the recording stops here") at a's own last
+ * time comes first. */
+static void end_archive(struct rec_archive *a)
+{
+    if (!a->ctx || pmiUseContext(a->ctx) < 0)
+        return;
+    pmResult mark = {.numpmid = 0};
+    mark.timestamp = record_time(a->last_ts);
+    if (isfinite(a->last_ts))
+        pmiPutResult(&mark);
+    pmiEnd();
+}
+
+/* One record of source i at its newest sample. */
+static int write_record(struct recorder *R, struct rec_archive *a,
+                        const struct session *s, int i, const struct jobs *j,
+                        char *err, size_t errlen)
+{
+    const struct source_model *m = &s->model[i];
+    struct rec_src r = {.m = m,
+                        .smp = m->samples ? &m->prev : NULL,
+                        .self = i == 0 ? &s->self : NULL};
+    bool live = m->state == SRC_LIVE;
+    double ts = live ? m->prev.t_real : clock_real();
+    double mono = live ? sample_midpoint(&m->prev) : clock_mono();
+    if (a->ctx && fabs((ts - a->last_ts) - (mono - a->last_mono)) > STEP_MAX) {
+        /* the host's clock stepped: an archive of its own from here, so
+         * that each one's times hold (a replay refuses one that jumps) */
+        DIAG(DIAG_INFO, "%s: the host's clock stepped %+.3f s: a new archive",
+             m->name, (ts - a->last_ts) - (mono - a->last_mono));
+        end_archive(a);
+        record_values_free(&a->vals);
+        a->ctx = 0;
+        a->last_ts = -INFINITY;
+        memset(a->last_src, 0, sizeof(a->last_src));
+        memset(a->last_wl, 0, sizeof(a->last_wl));
+    }
+    if (!(ts > a->last_ts)) /* two samples in one microsecond */
+        return 0;
+    if (!a->ctx && open_archive(R, a, m, j, err, errlen) < 0)
+        return -1;
+    pmiUseContext(a->ctx);
+    clock_model_fit(&m->clock, &r.fit);
+    record_values_begin(&a->vals);
+    int sts = rec_live(&r) ? put_table(a, r.smp) : 0;
+    if (sts >= 0)
+        sts = put_source(a, &r);
+    if (sts >= 0)
+        sts = put_workloads(a, j, i);
+    if (sts < 0) {
+        fmt_pmi(err, errlen, "cannot record into", a->base, sts);
+        return -1;
+    }
+    sts = record_values_write(&a->vals, record_time(ts));
+    if (sts < 0) {
+        fmt_pmi(err, errlen, "cannot write", a->base, sts);
+        return -1;
+    }
+    a->last_ts = ts;
+    a->last_mono = mono;
+    R->records++;
+    return 0;
+}
+
+struct recorder *recorder_start(const char *dir, char *err, size_t errlen)
+{
+    struct recorder *R = calloc(1, sizeof(*R));
+    if (!R) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    int len = snprintf(R->dir, sizeof(R->dir), "%s", dir);
+    while (len > 1 && R->dir[len - 1] == '/')
+        R->dir[--len] = '\0';
+    struct stat st;
+    if (report_make_dirs(R->dir) < 0 || stat(R->dir, &st) < 0 ||
+        access(R->dir, W_OK) < 0) {
+        snprintf(err, errlen, "cannot record into %s: %s", dir,
+                 strerror(errno));
+        free(R);
+        return NULL;
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(R->stamp, sizeof(R->stamp), "%Y%m%d.%H.%M.%S",
+             localtime_r(&now, &tm));
+    R->since = clock_mono();
+    return R;
+}
+
+int recorder_tick(struct recorder *R, const struct session *s,
+                  const struct jobs *j, char *err, size_t errlen)
+{
+    double now = clock_real();
+    for (int i = 0; i < s->nsrc; i++) {
+        if (session_is_fixed(s, i))
+            continue; /* a baseline or a recording: not measured here */
+        struct rec_archive *a = archive_of(R, s, i);
+        if (!a) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        follow_runs(a, j, i, now);
+        if (s->model[i].updates == a->seen)
+            continue;
+        a->seen = s->model[i].updates;
+        if (write_record(R, a, s, i, j, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void recorder_stop(struct recorder *R)
+{
+    if (!R)
+        return;
+    for (int i = 0; i < SESSION_MAX_SOURCES; i++) {
+        if (R->a[i]) {
+            end_archive(R->a[i]);
+            record_values_free(&R->a[i]->vals);
+        }
+        free(R->a[i]);
+    }
+    DIAG(DIAG_INFO, "recording into %s stopped: %lu records", R->dir,
+         R->records);
+    free(R);
+}
+
+const char *recorder_dir(const struct recorder *R)
+{
+    return R->dir;
+}
+
+unsigned long recorder_records(const struct recorder *R)
+{
+    return R->records;
+}
+
+double recorder_since(const struct recorder *R)
+{
+    return R->since;
+}

@@ -1,0 +1,193 @@
+/* The one table of what a recording holds besides the metric table's
+ * counters (core/metrics.h, recorded under their PCP names): per source,
+ * what it is, how the fetch went, the Time rows and the clock probe; per
+ * workload (one instance per catalogue name), the run and its figures.
+ * Adding a field is one row: archive/recorder.c defines, describes and
+ * writes every row; names pmdaparallax also exports mean the same there,
+ * so collectors/archive_source.c reads both alike.
+ *
+ * X(id, PCP name, type, semantics, units, when, help, value) with type
+ * U32, U64, DOUBLE or STRING; semantics COUNTER, INSTANT or DISCRETE;
+ * units NONE, SEC, COUNT, BYTE or KBYTE; when EACH (in every record) or
+ * CHANGE (in the first and whenever it changes: what a source is, the
+ * clock probe, which changes once in minutes; a replay carries it on,
+ * as PCP's tools carry on a value pmlogger logs once). value is an
+ * expression over `r`, the
+ * recorder's view of one source (struct rec_src) or one workload on it
+ * (struct rec_job), both in archive/recorder.c: a number (NaN: no value
+ * this time) or a string (NULL or "": none). */
+#ifndef PARALLAX_RECORD_TABLE_H
+#define PARALLAX_RECORD_TABLE_H
+
+#define RECORD_SOURCE_TABLE(X)                                                 \
+    X(INFO_HOST, "kernel.uname.nodename", STRING, DISCRETE, NONE, CHANGE,      \
+      "Host name the source gave", r->m->info.host)                            \
+    X(INFO_RELEASE, "kernel.uname.release", STRING, DISCRETE, NONE, CHANGE,    \
+      "Kernel release of the source", r->m->info.release)                      \
+    X(INFO_NCPU, "hinv.ncpu", U32, DISCRETE, NONE, CHANGE,                     \
+      "CPUs of the source", r->m->info.ncpu > 0 ? r->m->info.ncpu : NAN)       \
+    X(INFO_PHYSMEM, "mem.physmem", U64, DISCRETE, KBYTE, EACH,                 \
+      "Physical memory of the source",                                         \
+      r->m->info.mem_bytes > 0 ? r->m->info.mem_bytes / 1024 : NAN)            \
+    X(MEM_AVAILABLE, "mem.util.available", U64, INSTANT, KBYTE, EACH,          \
+      "Memory available: mem.physmem less the memory used parallax showed "    \
+      "(its row is mem.physmem - mem.util.available)",                         \
+      rec_available_kb(r))                                                     \
+    X(SRC_NAME, "parallax.source.name", STRING, DISCRETE, NONE, CHANGE,        \
+      "The source's column name in parallax: host, or the NAME of -h",         \
+      r->m->name)                                                              \
+    X(SRC_TARGET, "parallax.source.target", STRING, DISCRETE, NONE, CHANGE,    \
+      "The pmcd parallax read, host[:port]; \"this host\" for the host",       \
+      r->m->target[0] ? r->m->target : "this host")                            \
+    X(SRC_BACKEND, "parallax.source.backend", STRING, DISCRETE, NONE, CHANGE,  \
+      "How parallax read the source: /proc, pcp local, libgtop+/proc, pcp",    \
+      r->m->backend)                                                           \
+    X(SRC_PMDA, "parallax.source.pmda", U32, DISCRETE, NONE, CHANGE,           \
+      "1 when pmdaparallax answered on the source, else 0", r->m->info.pmda)   \
+    X(SRC_STATE, "parallax.source.state", U32, INSTANT, NONE, EACH,            \
+      "0 connecting, 1 live, 2 down (see parallax.source.error)",              \
+      (double)r->m->state)                                                     \
+    X(SRC_ERROR, "parallax.source.error", STRING, INSTANT, NONE, EACH,         \
+      "Why the source is down; no value while it answers",                     \
+      r->m->state == SRC_DOWN ? r->m->error : NULL)                            \
+    X(FETCH_RTT, "parallax.fetch.rtt", DOUBLE, INSTANT, SEC, EACH,             \
+      "How long the fetch took by the host's monotonic clock; the record's "   \
+      "timestamp is the host's realtime at its midpoint",                      \
+      rec_live(r) ? r->smp->t_after - r->smp->t_before : NAN)                  \
+    X(FETCH_SOURCE_TIME, "parallax.fetch.source_time", DOUBLE, INSTANT, SEC,   \
+      EACH,                                                                    \
+      "The source's own timestamp of the fetch, seconds since the epoch; no "  \
+      "value where it gives none (this host read from /proc)",                 \
+      rec_live(r) ? r->smp->t_source : NAN)                                    \
+    X(FETCH_HOST_REAL, "parallax.fetch.host_real", DOUBLE, INSTANT, SEC, EACH, \
+      "The host's realtime at the fetch's midpoint, whole (the record's "      \
+      "timestamp has it to the microsecond): the clock fit's reference",       \
+      rec_live(r) ? r->smp->t_real : NAN)                                      \
+    X(FETCH_HOST_MONO, "parallax.fetch.host_mono", DOUBLE, INSTANT, SEC, EACH, \
+      "The host's CLOCK_MONOTONIC at the fetch's midpoint: against the "       \
+      "record's timestamp it tells whether the host's clock stepped",          \
+      rec_live(r) ? sample_midpoint(r->smp) : NAN)                             \
+    X(TIME_OFFSET, "parallax.time.offset", DOUBLE, INSTANT, SEC, EACH,         \
+      "Clock offset, the source's clock less the host's, fitted from the "     \
+      "fetches (the clock offset row); no value until the fit holds",          \
+      r->fit.ok ? r->fit.offset : NAN)                                         \
+    X(TIME_OFFSET_ERR, "parallax.time.offset_err", DOUBLE, INSTANT, SEC, EACH, \
+      "Half-width of the clock offset's bound",                                \
+      r->fit.ok ? r->fit.offset_err : NAN)                                     \
+    X(TIME_DRIFT, "parallax.time.drift", DOUBLE, INSTANT, NONE, EACH,          \
+      "Clock drift in parts per million, (source seconds per host second - "   \
+      "1) x 1e6 (the clock drift row)",                                        \
+      r->fit.ok ? r->fit.drift_ppm : NAN)                                      \
+    X(TIME_DRIFT_ERR, "parallax.time.drift_err", DOUBLE, INSTANT, NONE, EACH,  \
+      "Half-width of the drift's bound, parts per million",                    \
+      r->fit.ok ? r->fit.drift_err_ppm : NAN)                                  \
+    X(TIME_FIT_N, "parallax.time.fit_samples", U32, INSTANT, NONE, CHANGE,     \
+      "Fetches the clock fit used", r->fit.ok ? r->fit.n_used : NAN)           \
+    X(TIME_STEPS, "parallax.time.steps", U32, COUNTER, COUNT, CHANGE,          \
+      "Steps of the source's clock seen (each restarts the fit)",              \
+      (double)r->m->clock.steps)                                               \
+    X(TIME_PROBE_HOST, "parallax.time.probe_host_saw", DOUBLE, INSTANT, SEC,   \
+      EACH,                                                                    \
+      "What the host's clock says the probe's sleep took, through the fitted " \
+      "rate (host saw, in the probe row)",                                     \
+      r->m->probe.count                                                        \
+          ? clock_model_host_duration(&r->fit, r->m->probe.sleep_took)         \
+          : NAN)                                                               \
+    X(CLK_PROBES, "parallax.clock.probes", U64, COUNTER, COUNT, CHANGE,        \
+      "Clock probes taken on the source (pmdaparallax's, or parallax's on "    \
+      "this host)",                                                            \
+      r->m->probe.count ? (double)r->m->probe.count : NAN)                     \
+    X(CLK_SLEEP_REQ, "parallax.clock.sleep.requested", DOUBLE, INSTANT, SEC,   \
+      CHANGE, "Length of the newest probe's sleep",                            \
+      r->m->probe.count ? r->m->probe.sleep_req : NAN)                         \
+    X(CLK_SLEEP_TOOK, "parallax.clock.sleep.measured", DOUBLE, INSTANT, SEC,   \
+      CHANGE, "What the newest probe's sleep took by the source's clock",      \
+      r->m->probe.count ? r->m->probe.sleep_took : NAN)                        \
+    X(CLK_CPU_WALL, "parallax.clock.cpu.wall", DOUBLE, INSTANT, SEC, CHANGE,   \
+      "Wall time of the newest probe's CPU-bound spin",                        \
+      r->m->probe.count ? r->m->probe.spin_wall : NAN)                         \
+    X(CLK_CPU_BILLED, "parallax.clock.cpu.billed", DOUBLE, INSTANT, SEC,       \
+      CHANGE, "CPU time billed for that spin",                                 \
+      r->m->probe.count ? r->m->probe.spin_cpu : NAN)                          \
+    X(SELF_CPU, "parallax.self.cpu", DOUBLE, INSTANT, NONE, EACH,              \
+      "parallax's own CPU use, % of one CPU over its last second (every "      \
+      "thread); this host's recording only",                                   \
+      r->self ? r->self->cpu_pct : NAN)                                        \
+    X(SELF_RSS, "parallax.self.rss", U64, INSTANT, BYTE, EACH,                 \
+      "parallax's resident memory; this host's recording only",                \
+      r->self ? r->self->rss_bytes : NAN)
+
+#define RECORD_WORKLOAD_TABLE(X)                                               \
+    X(WL_UNIT, "parallax.catalogue.unit", STRING, DISCRETE, NONE, CHANGE,      \
+      "Unit of the workload's figures", r->wl->unit)                           \
+    X(WL_BETTER, "parallax.catalogue.better", STRING, DISCRETE, NONE, CHANGE,  \
+      "\"lower\" or \"higher\": which figure is better",                       \
+      r->wl->better == WL_LOWER_IS_BETTER ? "lower" : "higher")                \
+    X(WL_STATE_CODE, "parallax.workload.state_code", U32, INSTANT, NONE, EACH, \
+      "0 idle or stopped, 1 running, 2 done, 3 failed (pmdaparallax's codes)", \
+      rec_state_code(r->c->state))                                             \
+    X(WL_STATE, "parallax.workload.state", STRING, INSTANT, NONE, EACH,        \
+      "The run's state as parallax showed it: idle, running, stopping, "       \
+      "done, stopped or failed",                                               \
+      rec_state_name(r->c->state))                                             \
+    X(WL_RUNS, "parallax.workload.runs", U64, COUNTER, COUNT, EACH,            \
+      "Runs parallax started of the workload on this source since the "        \
+      "recording began: a new run shows as a rise",                            \
+      r->runs)                                                                 \
+    X(WL_START, "parallax.workload.start_time", DOUBLE, INSTANT, SEC, EACH,    \
+      "When the current or last run started, by the host's realtime clock "    \
+      "(seconds since the epoch)",                                             \
+      r->start)                                                                \
+    X(WL_END, "parallax.workload.end_time", DOUBLE, INSTANT, SEC, EACH,        \
+      "When the last run ended, by the host's realtime clock; no value while " \
+      "one runs",                                                              \
+      r->end)                                                                  \
+    X(WL_FIGURE, "parallax.workload.figure", DOUBLE, INSTANT, NONE, EACH,      \
+      "The figure parallax showed: the repeat in progress while running, "     \
+      "else the median of the run's repeats",                                  \
+      jobs_figure(r->c))                                                       \
+    X(WL_REPEATS_DONE, "parallax.workload.repeats_done", U32, INSTANT, NONE,   \
+      EACH, "Repeats of the current or last run that gave a result",           \
+      (double)r->c->stats.n)                                                   \
+    X(WL_REPEATS, "parallax.workload.repeats", U32, DISCRETE, NONE, EACH,      \
+      "Repeats the run was asked for", (double)r->c->repeats)                  \
+    X(ST_N, "parallax.workload.stats.n", U32, INSTANT, NONE, EACH,             \
+      "Figures in the statistics (finished repeats)", (double)r->c->stats.n)   \
+    X(ST_MEDIAN, "parallax.workload.stats.median", DOUBLE, INSTANT, NONE,      \
+      EACH, "Median figure of the finished repeats", r->c->stats.median)       \
+    X(ST_MIN, "parallax.workload.stats.min", DOUBLE, INSTANT, NONE, EACH,      \
+      "Lowest figure of the finished repeats", r->c->stats.min)                \
+    X(ST_MAX, "parallax.workload.stats.max", DOUBLE, INSTANT, NONE, EACH,      \
+      "Highest figure of the finished repeats", r->c->stats.max)               \
+    X(ST_MEAN, "parallax.workload.stats.mean", DOUBLE, INSTANT, NONE, EACH,    \
+      "Mean figure of the finished repeats", r->c->stats.mean)                 \
+    X(ST_CI_LO, "parallax.workload.stats.ci95_lo", DOUBLE, INSTANT, NONE,      \
+      EACH,                                                                    \
+      "Lower end of the 95% interval the report gives beside the median",      \
+      r->c->stats.mean - r->c->stats.ci95)                                     \
+    X(ST_CI_HI, "parallax.workload.stats.ci95_hi", DOUBLE, INSTANT, NONE,      \
+      EACH, "Upper end of that interval", r->c->stats.mean + r->c->stats.ci95) \
+    X(WL_ERROR, "parallax.workload.error", STRING, DISCRETE, NONE, EACH,       \
+      "Why the run failed; no value unless it did",                            \
+      r->c->state == JOB_FAILED ? r->c->note : NULL)                           \
+    X(WL_EXTRAS, "parallax.workload.extras", STRING, DISCRETE, NONE, EACH,     \
+      "Secondary figures of the last finished repeat, one "                    \
+      "name<TAB>unit<TAB>value line each (sched's fairness table, sleep's "    \
+      "overshoots)",                                                           \
+      rec_extras(r))
+
+/* The rows as enum ids and their names, for code that only reads them. */
+enum record_source_row {
+#define RECORD_ROW_ENUM(id, ...) RECORD_##id,
+    RECORD_SOURCE_TABLE(RECORD_ROW_ENUM) RECORD_SOURCE_COUNT
+};
+
+enum record_workload_row {
+    RECORD_WORKLOAD_TABLE(RECORD_ROW_ENUM) RECORD_WORKLOAD_COUNT
+#undef RECORD_ROW_ENUM
+};
+
+extern const char *const record_source_names[RECORD_SOURCE_COUNT];
+extern const char *const record_workload_names[RECORD_WORKLOAD_COUNT];
+
+#endif
