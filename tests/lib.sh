@@ -127,15 +127,18 @@ row_ratios() {
     screen | awk -v name="$1" -v nsrc="$2" '
         $1 == name || ($1 == ">" && $2 == name) {
             n = 0
+            ok = 1
             for (i = 1; i <= NF; i++)
                 if ($i ~ /^[<0-9.]+[^ ]*\.\.[0-9.]+/) {
                     n++
                     if (n > 1) {
-                        if ($(i + 1) !~ /^<?[0-9.]+$/) exit 1
+                        ok = ok && $(i + 1) ~ /^<?[0-9.]+$/
                         r[n] = $(i + 1)
                     }
                 }
-            if (n != nsrc) exit 1
+            # not it (the status line names workloads too): the next line
+            if (!ok || n != nsrc)
+                next
             for (k = 2; k <= n; k++) print r[k]
             found = 1
             exit 0

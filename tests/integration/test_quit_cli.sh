@@ -25,8 +25,9 @@ trap cleanup EXIT
 port=$(free_port) || fail "no free port"
 pmcd_start_agent "$work/g" "$port" || fail "pmcd with the agent"
 
-"$bin" --batch syscall-null -r 50 -h "g=localhost:$port" -o "$work/r.txt" \
-    2>"$work/err" &
+# --overlap: the guest's run starts with the host's, not after it
+"$bin" --batch syscall-null -r 50 --overlap -h "g=localhost:$port" \
+    -o "$work/r.txt" 2>"$work/err" &
 pid=$!
 wait_for 20 agent_running "$port" syscall-null || { cat "$work/err"; fail "not running on g"; }
 kill -HUP "$pid"
