@@ -76,6 +76,10 @@ static void layout_rows(struct layout *l, const struct table_panel *p,
     l->top = p->upper_top;
     if (l->top > rows - l->n_metrics)
         l->top = rows - l->n_metrics;
+    /* never the " time " rule as the last row, a heading with no rows */
+    if (l->n_metrics > 1 && l->top + l->n_metrics - 1 == METRIC_COUNT &&
+        l->top < rows - l->n_metrics)
+        l->top++;
     if (l->top < 0)
         l->top = 0;
     l->y_metrics = y0 + VIEW_HEADER_ROWS + 1;

@@ -105,20 +105,21 @@ def last(path):
     blocks = open(path, "rb").read().strip().split(b"\n\n")
     return blocks[-1].split(b"\n")
 live, rep = last(sys.argv[1]), last(sys.argv[2])
-L, C, R = 16, 28, 7   # label, source column, ratio column (view/view.h)
-# live: host, g1 x; replay: host, t:host x, t:g1 x. A counter row is
-# fixed in characters (sparklines), a time row in bytes (its detail is
-# padded by printf): each is cut accordingly.
+# label, source column, ratio column (view/view.h; --text follows each
+# ratio with a blank)
+L, C, R = 16, 28, 8
+# live: host, g1 x; replay: host, t:host x, t:g1 x; every row is fixed
+# in characters (cells are padded by what they show, not by bytes).
 ok = 0
 for lrow, rrow in zip(live[5:], rep[5:]):
     if lrow.startswith(b"--"):
         continue
     assert lrow[:L] == rrow[:L], (lrow, rrow)
+    l, r = lrow.decode(), rrow.decode()
     if lrow.startswith((b"clock", b"probe", b"CPU billed")):
-        lv = lrow[L + C:L + 2 * C].rstrip()          # g1's value and detail
-        rv = rrow[L + 2 * C + R:L + 3 * C + R].rstrip()
+        lv = l[L + C:L + 2 * C].rstrip()             # g1's value and detail
+        rv = r[L + 2 * C + R:L + 3 * C + R].rstrip()
     else:
-        l, r = lrow.decode(), rrow.decode()
         lv = (l[L:L + 8], l[L + C:L + C + 8])        # host's and g1's value
         rv = (r[L + C:L + C + 8], r[L + 2 * C + R:L + 2 * C + R + 8])
     assert lv == rv, (lrow[:L], lv, rv)

@@ -54,12 +54,21 @@ size 60 20
 tm send-keys -t t s
 wait_for 5 bash -c "tmux -L $sock capture-pane -p -t t | sed -n 3p | grep -q '^ [^ ]'" ||
     { screen; fail "no two-row status"; }
-tm send-keys -t t Tab
-wait_for 20 has '^clock offset +- +[+-][0-9.]+(ns|µs|ms|s) ' ||
-    { screen; fail "Tab at 60x20 did not show the Time rows' figures"; }
-has '^clock drift +- ' && has '^CPU billed/wall ' ||
-    { screen; fail "Time rows missing at 60x20"; }
-echo "ok: Tab at 60x20 with two status rows: $(screen | grep '^clock offset' | tr -s ' ')"
+# Tab gives the height to the counters, the Time rows, the workloads in
+# turn: within two rounds the Time rows show whole, figures and all
+time_rows_whole() {
+    screen >"$work/tab"
+    grep -qE '^clock offset +- +[+-][0-9.]+(ns|µs|ms|s) ' "$work/tab" &&
+        grep -qE '^clock drift +- ' "$work/tab" &&
+        grep -qE '^CPU billed/wall ' "$work/tab"
+}
+whole=
+for _ in 1 2 3 4 5 6; do
+    tm send-keys -t t Tab
+    wait_for 5 time_rows_whole && whole=1 && break
+done
+[ -n "$whole" ] || { cat "$work/tab"; fail "Tab at 60x20 never showed the Time rows whole"; }
+echo "ok: Tab at 60x20 with two status rows: $(grep '^clock offset' "$work/tab" | tr -s ' ')"
 
 tm send-keys -t t q
 wait_for 10 has '^EXIT=0$' || { screen; fail "q did not exit 0"; }
