@@ -27,6 +27,7 @@
 #include "archive/record_values.h"
 #include "core/version.h"
 #include "report/report.h"
+#include "view/view.h"
 #include "workloads/extras.h"
 
 #define REC_DOMAIN 245 /* libpcp_import's own (PMI_DOMAIN) */
@@ -41,6 +42,7 @@ struct rec_src {
     const struct sample *smp; /* its newest good sample */
     struct clock_fit fit;
     const struct selfcost *self; /* this host only, else NULL */
+    bool is_host;
 };
 
 /* ... or one workload on it. */
@@ -549,7 +551,8 @@ static int write_record(struct recorder *R, struct rec_archive *a,
     const struct source_model *m = &s->model[i];
     struct rec_src r = {.m = m,
                         .smp = m->samples ? &m->prev : NULL,
-                        .self = i == 0 ? &s->self : NULL};
+                        .self = i == 0 ? &s->self : NULL,
+                        .is_host = i == 0};
     bool live = m->state == SRC_LIVE;
     double ts = live ? m->prev.t_real : clock_real();
     double mono = live ? sample_midpoint(&m->prev) : clock_mono();

@@ -88,11 +88,27 @@
       (double)r->m->clock.steps)                                               \
     X(TIME_PROBE_HOST, "parallax.time.probe_host_saw", DOUBLE, INSTANT, SEC,   \
       EACH,                                                                    \
-      "What the host's clock says the probe's sleep took, through the fitted " \
-      "rate (host saw, in the probe row)",                                     \
-      r->m->probe.count                                                        \
-          ? clock_model_host_duration(&r->fit, r->m->probe.sleep_took)         \
-          : NAN)                                                               \
+      "What the host's clock says the probe's sleep took: its stamps mapped "  \
+      "through the fetches around them, else through the fitted rate (host "   \
+      "saw, in the probe row)",                                                \
+      view_probe_host_saw(r->m, r->is_host, NULL))                             \
+    X(TIME_RATE_RECENT, "parallax.time.rate_recent", DOUBLE, INSTANT, NONE,    \
+      EACH,                                                                    \
+      "The source's seconds per host second over the last 10 s (the clock "    \
+      "rate row); no value until two fetches span it",                         \
+      r->m->rates.recent.ok ? r->m->rates.recent.rate : NAN)                   \
+    X(TIME_RATE_RECENT_ERR, "parallax.time.rate_recent_err", DOUBLE, INSTANT,  \
+      NONE, EACH, "Half-width of that rate's bound",                           \
+      r->m->rates.recent.ok ? r->m->rates.recent.err : NAN)                    \
+    X(TIME_RATE_LO, "parallax.time.rate_lo", DOUBLE, INSTANT, NONE, EACH,      \
+      "Lowest rate of the spans of the last two minutes (at least 2 s each)",  \
+      r->m->rates.lo)                                                          \
+    X(TIME_RATE_HI, "parallax.time.rate_hi", DOUBLE, INSTANT, NONE, EACH,      \
+      "Highest rate of those spans", r->m->rates.hi)                           \
+    X(TIME_UNSTEADY, "parallax.time.unsteady", U32, INSTANT, NONE, EACH,       \
+      "1 when those rates differ beyond their errors: the clock's rate "       \
+      "varies (the row says varies lo-hi), else 0",                            \
+      (double)r->m->rates.unsteady)                                            \
     X(CLK_PROBES, "parallax.clock.probes", U64, COUNTER, COUNT, CHANGE,        \
       "Clock probes taken on the source (pmdaparallax's, or parallax's on "    \
       "this host)",                                                            \
@@ -109,6 +125,11 @@
     X(CLK_CPU_BILLED, "parallax.clock.cpu.billed", DOUBLE, INSTANT, SEC,       \
       CHANGE, "CPU time billed for that spin",                                 \
       r->m->probe.count ? r->m->probe.spin_cpu : NAN)                          \
+    X(CLK_CPU_WAITED, "parallax.clock.cpu.waited", DOUBLE, INSTANT, SEC,       \
+      CHANGE,                                                                  \
+      "Time that spin waited for a CPU (run queue): with billed, why "         \
+      "billed/wall is off",                                                    \
+      r->m->probe.count ? r->m->probe.spin_waited : NAN)                       \
     X(SELF_CPU, "parallax.self.cpu", DOUBLE, INSTANT, NONE, EACH,              \
       "parallax's own CPU use, % of one CPU over its last second (every "      \
       "thread); this host's recording only",                                   \
@@ -167,6 +188,57 @@
       r->c->stats.mean - r->c->stats.ci95)                                     \
     X(ST_CI_HI, "parallax.workload.stats.ci95_hi", DOUBLE, INSTANT, NONE,      \
       EACH, "Upper end of that interval", r->c->stats.mean + r->c->stats.ci95) \
+    X(ST_MED_LO, "parallax.workload.stats.median_lo", DOUBLE, INSTANT, NONE,   \
+      EACH,                                                                    \
+      "Lower end of the median's distribution-free interval (order "           \
+      "statistics), the interval parallax shows beside the median",            \
+      r->c->stats.med_lo)                                                      \
+    X(ST_MED_HI, "parallax.workload.stats.median_hi", DOUBLE, INSTANT, NONE,   \
+      EACH, "Upper end of the median's interval", r->c->stats.med_hi)          \
+    X(ST_MED_COVER, "parallax.workload.stats.median_cover", DOUBLE, INSTANT,   \
+      NONE, EACH,                                                              \
+      "The chance that the median's interval holds the true median (0.75 at "  \
+      "3 repeats, 0.94 at 5)",                                                 \
+      r->c->stats.med_cover)                                                   \
+    X(WL_REAL, "parallax.workload.time.real", U32, INSTANT, NONE, EACH,        \
+      "1 when the figures are on the host's clock (this host's runs; a "       \
+      "guest's once each repeat's stamps were mapped onto it), 0 when they "   \
+      "are the source's word only",                                            \
+      r->c->stats.n > 0 ? (double)r->c->real : NAN)                            \
+    X(WL_SAID_MEDIAN, "parallax.workload.said.median", DOUBLE, INSTANT, NONE,  \
+      EACH,                                                                    \
+      "The median of the same repeats by the source's own clock (what it "     \
+      "reported)",                                                             \
+      r->c->said.median)                                                       \
+    X(WL_CLOCK_RATE, "parallax.workload.time.clock_rate", DOUBLE, INSTANT,     \
+      NONE, EACH,                                                              \
+      "The source's seconds per real second over the measured repeats",        \
+      r->c->rate)                                                              \
+    X(WL_CLOCK_RATE_ERR, "parallax.workload.time.clock_rate_err", DOUBLE,      \
+      INSTANT, NONE, EACH, "Half-width of that rate's bound", r->c->rate_err)  \
+    X(WL_REAL_S, "parallax.workload.time.real_s", DOUBLE, INSTANT, SEC, EACH,  \
+      "The measured repeats' real length, by the host's clock", r->c->real_s)  \
+    X(WL_SAID_S, "parallax.workload.time.said_s", DOUBLE, INSTANT, SEC, EACH,  \
+      "The same repeats' length by the source's clock", r->c->said_s)          \
+    X(WL_RUN_REAL_S, "parallax.workload.time.run_real_s", DOUBLE, INSTANT,     \
+      SEC, EACH,                                                               \
+      "The whole run's real length, start to end (set-up and the gaps "        \
+      "between repeats too)",                                                  \
+      r->c->run_real_s)                                                        \
+    X(WL_DIVERGENCE, "parallax.workload.time.divergence", DOUBLE, INSTANT,     \
+      NONE, EACH,                                                              \
+      "The source's median over the real one (2.75 for a throughput on a "     \
+      "clock giving 0.36 s per real second); no value where they agree "       \
+      "within the measurement's error",                                        \
+      jobs_divergent(r->c) ? jobs_divergence(r->c) : NAN)                      \
+    X(WL_PARTIAL, "parallax.workload.partial", U32, INSTANT, NONE, EACH,       \
+      "1 when the run was stopped before its repeats were done (left out of "  \
+      "the index)",                                                            \
+      r->c->stats.n > 0 ? (double)jobs_partial(r->c) : NAN)                    \
+    X(WL_SHARED, "parallax.workload.shared", U32, INSTANT, NONE, EACH,         \
+      "1 when other sources ran workloads while this run ran (they compete "   \
+      "for CPUs they share), else 0",                                          \
+      r->c->stats.n > 0 ? (double)(r->c->overlap != 0) : NAN)                  \
     X(WL_ERROR, "parallax.workload.error", STRING, DISCRETE, NONE, EACH,       \
       "Why the run failed; no value unless it did",                            \
       r->c->state == JOB_FAILED ? r->c->note : NULL)                           \
