@@ -11,8 +11,9 @@
 # Two steps, because what needs the network cannot have its own:
 #   1. with this machine's network, in a mount and PID namespace of its
 #      own: what a new user's first `make check` downloads, run the way
-#      make runs it (scripts/deps.sh, guest/deps.sh, and the guest's kernel
-#      package through guest/fetch-kernel.sh). No pmcd is started.
+#      make runs it (scripts/deps.sh, guest/deps.sh, and the guests' kernel
+#      packages through guest/fetch-kernel.sh: 6.1's, and the 6.12 ones
+#      test_kernel_variants fetches). No pmcd is started.
 #   2. in new mount, PID, network (loopback only), UTS and IPC namespaces,
 #      chrooted, with /proc, /sys, /dev (a devpts of its own), a tmpfs on
 #      /run (so no /run/pcp) and /dev/shm: `bash .ci/run`.
@@ -102,8 +103,13 @@ in_root() {
             TERM=xterm-256color bash -c "cd /root/parallax && $CMD"'
 }
 
-say "step 1 (network): scripts/deps.sh, guest/deps.sh, the guest's kernel"
-in_root "" 'scripts/deps.sh && guest/deps.sh && guest/fetch-kernel.sh build/guest >/dev/null'
+say "step 1 (network): scripts/deps.sh, guest/deps.sh, the guests' kernels"
+# the 6.12 kernels too: test_kernel_variants fetches them through apt (in
+# CI, with the network); here step 2 finds them in the cache instead
+in_root "" 'scripts/deps.sh && guest/deps.sh && guest/fetch-kernel.sh build/guest >/dev/null &&
+    for v in 6.12 6.12-rt; do
+        guest/fetch-kernel.sh --variant $v --cache build/guest/cache build/guest/kernels/$v >/dev/null || exit 1
+    done'
 [ ! -e "$root/run/pcp" ] || { say "step 1 left a /run/pcp"; exit 1; }
 
 say "step 2 (no network, no pmcd has ever run here): bash .ci/run"
