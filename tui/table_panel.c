@@ -294,10 +294,16 @@ static void draw_ratio_column(const struct session *s, const struct jobs *j,
             continue; /* the "time" line, a section line */
         double r = !tl ? view_metric_ratio(&s->model[src], &s->model[0], id)
                        : view_time_line_ratio(s, j, src, tl);
-        put_ratio(s, src, l->y_metrics + row, x, r,
-                  !tl ? view_metric_ratio_kind(&s->model[src], &s->model[0], id)
-                      : view_time_line_ratio_kind(tl),
-                  0);
+        enum view_ratio_kind k =
+            !tl ? view_metric_ratio_kind(&s->model[src], &s->model[0], id)
+                : view_time_line_ratio_kind(tl);
+        int extra = 0;
+        char v[32],
+            d[160]; /* a clock's rate: coloured when its row's a fault */
+        if (k == VR_RATE && view_time_line_cell(s, j, src, tl, v, sizeof(v), d,
+                                                sizeof(d), utf8))
+            extra = colors_attr(ROLE_RATIO_BAD);
+        put_ratio(s, src, l->y_metrics + row, x, r, k, extra);
     }
     bool any = false;
     for (int w = 0; w < j->nwl; w++)

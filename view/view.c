@@ -253,9 +253,7 @@ enum view_mark view_ratio_mark(double r, enum view_ratio_kind kind)
 {
     if (!isfinite(r))
         return VM_PLAIN;
-    if (kind == VR_RATE)
-        return fabs(r - 1) * 1e6 > VIEW_DRIFT_FAULT_PPM ? VM_BAD : VM_PLAIN;
-    if (kind != VR_JUDGED)
+    if (kind != VR_JUDGED) /* a rate: its row's fault says (view_time_cell) */
         return VM_PLAIN;
     return r >= VIEW_BAD_RATIO       ? VM_BAD
            : r <= 1 / VIEW_BAD_RATIO ? VM_GOOD
@@ -549,7 +547,9 @@ static bool offset_cell(const struct clock_fit *f, char *raw, size_t rn,
     fit_duration(raw, rn, VIEW_FIGURE_W, f->offset, fl | FIT_SIGN);
     fit_duration(err, sizeof(err), VIEW_ERR_W, f->offset_err, fl);
     snprintf(detail, dn, "%s%s", utf8 ? "\u00b1" : "+-", err);
-    return fabs(f->offset) > VIEW_OFFSET_FAULT_S;
+    /* beyond the threshold by more than its own bound: an early fit's wide
+     * one is no fault */
+    return fabs(f->offset) - f->offset_err > VIEW_OFFSET_FAULT_S;
 }
 
 /* The drift in ppm ("+28" with "±3 ppm") or, beyond ±1%, as the rate the
@@ -563,7 +563,7 @@ static bool drift_cell(const struct clock_fit *f, char *raw, size_t rn,
         snprintf(detail, dn, "%s", f->drift_ppm > 0 ? "fast" : "slow");
     else
         snprintf(detail, dn, "%s%.0fppm", pm, f->drift_err_ppm);
-    return fabs(f->drift_ppm) > VIEW_DRIFT_FAULT_PPM;
+    return fabs(f->drift_ppm) - f->drift_err_ppm > VIEW_DRIFT_FAULT_PPM;
 }
 
 double view_probe_host_saw(const struct source_model *m, bool is_host,

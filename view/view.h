@@ -63,7 +63,7 @@ enum view_ratio_kind {
     VR_PLAIN,  /* guest/host of an activity, neither way better: plain */
     VR_JUDGED, /* > 1 worse in the guest: coloured beyond VIEW_BAD_RATIO */
     VR_RATE,   /* a clock's rate, guest seconds per real second: 1.0010,
-                  coloured as a fault beyond VIEW_DRIFT_FAULT_PPM */
+                  coloured when its row is a fault (view_time_cell) */
 };
 
 #define VIEW_BAD_RATIO       1.5   /* a judged ratio beyond it (or 1/it) */
@@ -130,7 +130,8 @@ extern const char *const time_row_labels[TIME_ROW_COUNT];
  * up to ±1% and as a rate factor beyond ("×1.0100", "×415"). The host
  * (is_host) is the reference: no offset or drift of its own. True when
  * the figure is a fault: an offset beyond VIEW_OFFSET_FAULT_S, a drift
- * beyond VIEW_DRIFT_FAULT_PPM, CPU billed/wall outside 0.95-1.05. */
+ * beyond VIEW_DRIFT_FAULT_PPM, each by more than its own bound (an early
+ * fit's wide bound is no fault), CPU billed/wall outside 0.95-1.05. */
 bool view_time_cell(const struct source_model *m, bool is_host, int row,
                     char *val, size_t vn, char *detail, size_t dn, bool utf8);
 

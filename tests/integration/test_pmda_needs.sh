@@ -33,7 +33,7 @@ PMCD_WRAP=()
 pmcd=$(cat "$work/pmcd/pid")
 agent=$(pgrep -f "pmdaparallax -d $PMCD_AGENT_DOMAIN -h $work/help" | head -1)
 [ -n "$agent" ] || fail "no agent"
-nsenter -t "$pmcd" -m df -h "$small" | tail -1 | grep -q tmpfs ||
+nsenter -t "$pmcd" -m -r df -h "$small" | tail -1 | grep -q tmpfs ||
     fail "no tmpfs at $small in pmcd's namespace"
 echo "ok: pmcd $pmcd, agent $agent, TMPDIR a 64 MiB tmpfs"
 
@@ -71,7 +71,7 @@ wait_for 60 bash -c "pminfo -h $h -f parallax.workload.state | grep -q '\"disk\"
 echo "ok: disk size_mb=4 ran: $(state disk)"
 
 # a tmpfs larger than memory: memory bounds what goes into it
-nsenter -t "$pmcd" -m mount -o remount,size=4T,nr_inodes=0 "$small" ||
+nsenter -t "$pmcd" -m -r mount -o remount,size=4T,nr_inodes=0 "$small" ||
     fail "cannot grow the tmpfs"
 refused 'disk size_mb=1048576 char_mb=0' \
     "size_mb=1048576 needs 1024.0 GiB of memory \\($small is a tmpfs\\), and .* is available"

@@ -82,8 +82,10 @@ for s in big mid small; do
 done
 has_in big '^clock offset .* \+5\.0[0-9]+s .* \+1\.000d ' ||
     { cap big; fail "5 s ahead not +5.0xxs"; }
-has_in big '^clock drift .* ×1\.0[01][0-9]{2} .* 1\.0[01][0-9]{2} *$' ||
-    has_in big '^clock drift .* \+(9[0-9]{3}|1[01][0-9]{3}) .* 1\.0[01][0-9]{2} *$' ||
+# the 1% guest's own cells: its drift (ppm up to 1%, else its rate) and,
+# next to them, its rate in the x column
+has_in big '^clock drift .* ×1\.0[01][0-9]{2} [^ ]+ +1\.0[01][0-9]{2}( |$)' ||
+    has_in big '^clock drift .* \+(9[0-9]{3}|1[01][0-9]{3}) ±[0-9]+ppm +1\.0[01][0-9]{2}( |$)' ||
     { cap big; fail "1% fast not read with its rate"; }
 has_in big '^clock drift .* \+(9[0-9]{2}|1[01][0-9]{2}) .* 1\.00(09|10|11) ' ||
     { cap big; fail "1000 ppm's ratio column is not its rate"; }
