@@ -3,7 +3,9 @@
  * progress is read from shared memory at every update, never waited for.
  * A guest's runs are started and stopped by stores into its
  * parallax.control metrics (made by the guest's sampler thread) and read
- * back from parallax.workload.* with every sample. */
+ * back from parallax.workload.* with every sample. They carry a lease the
+ * sampler renews while they are ours and live, so that one this parallax
+ * can no longer stop (killed, crashed, cut off) ends within the lease. */
 #include "core/jobs.h"
 
 #include <math.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectors/sampler.h"
 #include "collectors/syscalls_switch.h"
 #include "core/diag.h"
 #include "core/job_time.h"
@@ -71,6 +74,7 @@ void jobs_init(struct jobs *j)
         j->wl[j->nwl++] = workload_registry[i];
     wl_run_opts_default(&j->opts);
     j->opts.repeats = 3;
+    j->lease = JOBS_LEASE_S;
 }
 
 static struct job_cell *cell(struct jobs *j, int src, int w)
@@ -179,8 +183,20 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
     if (!c || m->state != SRC_LIVE || !m->info.pmda || session_is_fixed(s, src))
         return false;
     char cmd[256];
-    snprintf(cmd, sizeof(cmd), "%s --repeats=%d --duration=%g --warmup=%g",
-             j->wl[w]->name, j->opts.repeats, j->opts.duration, j->opts.warmup);
+    int n = snprintf(
+        cmd, sizeof(cmd), "%s --repeats=%d --duration=%g --warmup=%g",
+        j->wl[w]->name, j->opts.repeats, j->opts.duration, j->opts.warmup);
+    bool leased = m->info.lease && j->lease > 0;
+    if (leased)
+        snprintf(cmd + n, sizeof(cmd) - (size_t)n, " --lease=%g", j->lease);
+    else if (!j->told_no_lease[src]) { /* an older agent refuses --lease */
+        j->told_no_lease[src] = true;
+        DIAG(DIAG_WARN,
+             "%s: its pmdaparallax takes no lease (an older agent): a run "
+             "started there goes on if this parallax is killed; x, or a "
+             "later parallax, stops it",
+             m->name);
+    }
     bool ticks = wants_ticks(m);
     if (ticks) /* its clock ticks from the start on */
         session_watch(s, src, true);
@@ -194,6 +210,7 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
     c->store_id = id;
     c->runs_base = pj ? pj->runs : 0;
     c->ticks = ticks;
+    c->leased = leased;
     return true;
 }
 
@@ -513,7 +530,12 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
         c->done_t = m->prev.t_after;
     c->repeat = pj->repeats_done;
     c->repeats = pj->repeats;
-    snprintf(c->note, sizeof(c->note), "%s", pj->error);
+    if (c->state == JOB_STOPPED && before == JOB_RUNNING) /* no stop of ours */
+        snprintf(c->note, sizeof(c->note),
+                 "stopped there, not by this parallax (its lease ran out, "
+                 "or another client stopped it)");
+    else if (c->state != JOB_STOPPED)
+        snprintf(c->note, sizeof(c->note), "%s", pj->error);
     if (pj->has_times)
         fold_guest_times(j, m, w, c, pj);
     else
@@ -607,6 +629,29 @@ static void note_overlap(struct jobs *j, const struct session *s)
         }
 }
 
+/* Has each guest's sampler renew, in one store, the leases of the runs
+ * this parallax started there and follows; none once they have ended or
+ * are being stopped (a stop that never arrives is then made good by the
+ * lease). A foreign run is not ours to keep going. */
+static void renew_leases(const struct jobs *j, const struct session *s)
+{
+    for (int src = 1; src < s->nsrc; src++) {
+        char names[SAMPLER_RENEW_MAX] = "";
+        size_t used = 0;
+        for (int w = 0; j->cells[src] && w < j->nwl; w++) {
+            const struct job_cell *c = &j->cells[src][w];
+            size_t len = strlen(j->wl[w]->name);
+            if (c->state == JOB_RUNNING && c->leased && !c->foreign &&
+                used + len + 2 <= sizeof(names))
+                used +=
+                    (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+                                     used ? " " : "", j->wl[w]->name);
+        }
+        session_renew(s, src, "parallax.control.renew", names,
+                      j->lease / JOBS_RENEWALS);
+    }
+}
+
 bool jobs_update(struct jobs *j, const struct session *s)
 {
     bool changed = false;
@@ -653,6 +698,7 @@ bool jobs_update(struct jobs *j, const struct session *s)
             j->qlen = j->qpos = 0;
         changed = true;
     }
+    renew_leases(j, s);
     /* this host's system call counter reopens once no host run is left */
     syscalls_host_busy(jobs_host_busy(j));
     return changed;

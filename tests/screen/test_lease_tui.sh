@@ -1,0 +1,84 @@
+#!/bin/bash
+# No guest run outlives the live screen killed outright: the real TUI in
+# tmux with a real guest (a private pmcd with pmdaparallax), timed by this
+# host's clock:
+#   parallax --lease 3, Space starts syscall-null there with the lease;
+#     kill -9 of parallax, and the guest's run ends within the lease (3 s,
+#     plus the agent's stop and this test's polls), not before the lease
+#     less one renewal period: the agent's own timer ended it;
+#   a parallax that stays alive (--lease 2) keeps its run going well past
+#     the lease (6 repeats of 1 s), the agent's lease for it renewed all
+#     along, until q and y stop it.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/lib.sh"
+. "$here/pmcd.sh"
+use_build
+
+work=$(mktemp -d)
+tmux_use parallax-lease
+cleanup() {
+    tmux_stop
+    pmcd_stop "$work/g/pmcd"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+port=$(free_port) || fail "no free port"
+pmcd_start_agent "$work/g" "$port" || fail "pmcd with the agent"
+h=localhost:$port
+
+value() { # METRIC: syscall-null's value on the guest, "" when none
+    pminfo -h "$h" -f "$1" 2>/dev/null |
+        sed -n 's/^ *inst \[[0-9]* or "syscall-null"\] value \(.*\)$/\1/p' |
+        sed 's/^"\(.*\)"$/\1/'
+}
+now() { date +%s.%N; }
+within() { awk -v s="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(s >= lo && s <= hi) }'; }
+
+# start LEASE: parallax at the shell's prompt with that lease, syscall-null
+# started on the host and the guest; sets pid
+start() {
+    tmux_parallax "$bin -r 50 --lease $1 -h g=$h"
+    wait_for 15 has '\+pmda' || { screen; fail "g not live with pmdaparallax"; }
+    tm send-keys -t t Down Up Space
+    wait_for 10 agent_running "$port" syscall-null || { screen; fail "not running on g"; }
+    [[ "$(value parallax.workload.args)" == *" --lease=$1" ]] ||
+        fail "started without the lease: $(value parallax.workload.args)"
+    pid=$(pgrep -o -f "^$bin -r 50 --lease $1 -h g=$h\$") || fail "no parallax"
+}
+
+tmux_shell 150 40
+
+# --- killed: the lease ends the guest's run -------------------------------
+start 3
+renewed() { [ "$(pminfo -h "$h" -f parallax.control.renew | sed -n 's/^ *value "\(.*\)"$/\1/p')" = syscall-null ]; }
+wait_for 5 renewed || fail "parallax does not renew the lease"
+kill -9 "$pid"
+t0=$(now)
+wait_for 10 agent_not_running "$port" syscall-null ||
+    fail "the guest's run went on 10 s after parallax was killed (lease 3 s)"
+took=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+# renewals come every 3/6 s: the last one was at most 0.5 s before the
+# kill; the stop takes about 0.2 s and the polls 0.1 s each
+within "$took" 2.4 4.5 || fail "the guest's run ended $took s after the kill; the lease is 3 s"
+grep -q 'lease of syscall-null ran out: no renewal in 3 s' "$work/g/agent.log" ||
+    fail "the agent's log does not say the lease ran out"
+wait_for 10 has '^EXIT=137$' || { screen; fail "the shell did not see parallax killed"; }
+echo "ok: parallax killed: the guest's run ended $took s later (lease 3 s), by its lease"
+
+# --- alive: renewals keep the run going past the lease --------------------
+tm send-keys -t t clear Enter
+start 2
+done_at_least() { [ "$(value parallax.workload.repeats_done)" -ge "$1" ] 2>/dev/null; }
+wait_for 30 done_at_least 6 || fail "6 repeats not done: $(value parallax.workload.state)"
+[ "$(value parallax.workload.state)" = running ] || fail "the run ended while parallax was alive"
+left=$(value parallax.workload.lease)
+within "$left" 0.5 2 || fail "lease left after 6 s: '$left' (renewals every 1/3 s)"
+[ "$(grep -c 'lease of syscall-null ran out' "$work/g/agent.log")" -eq 1 ] ||
+    fail "a lease ran out while parallax was alive"
+tm send-keys -t t q
+wait_for 5 has 'stop them and quit\? \(y/n\)' || { screen; fail "q did not ask"; }
+tm send-keys -t t y
+wait_for 10 has '^EXIT=0$' || { screen; fail "q, y did not exit 0"; }
+wait_for 5 agent_not_running "$port" syscall-null || fail "q, y left the guest's run going"
+echo "ok: parallax alive: its run went 6 repeats of 1 s under a 2 s lease ($left s left), q stopped it"
