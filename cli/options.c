@@ -7,7 +7,7 @@
 
 #include "collectors/backend.h"
 #include "collectors/syscalls_switch.h"
-#include "core/jobs.h"
+#include "core/lease.h"
 #include "core/safe_text.h"
 #include "guest/demo_guest.h"
 #include "theme/theme_path.h"
@@ -135,7 +135,7 @@ void options_usage(FILE *f)
             "  -?, --help              print this help and exit\n"
             "\n"
             "Keys on the live screen: F1 (or h, ?) lists them all; q quits.\n",
-            JOBS_RENEWALS, JOBS_LEASE_S, JOBS_LEASE_MIN, JOBS_LEASE_MAX,
+            LEASE_RENEWALS, LEASE_DEFAULT_S, LEASE_MIN_S, LEASE_MAX_S,
             INTERVAL_MIN, INTERVAL_MAX);
 }
 
@@ -224,7 +224,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
     memset(o, 0, sizeof(*o));
     o->interval = 1.0;
     o->repeats = 3;
-    o->lease = JOBS_LEASE_S;
+    o->lease = LEASE_DEFAULT_S;
     o->local = "proc";
     optind = 1;
     opterr = 0;
@@ -334,12 +334,12 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         }
         case 'K':
             if (!params_decimal(optarg, &o->lease) ||
-                !(o->lease >= JOBS_LEASE_MIN && o->lease <= JOBS_LEASE_MAX)) {
+                !(o->lease >= LEASE_MIN_S && o->lease <= LEASE_MAX_S)) {
                 snprintf(err, errlen,
                          "lease '%s' is not a decimal number of seconds from "
                          "%.0f to %.0f; try --lease %.0f",
-                         echo(optarg), JOBS_LEASE_MIN, JOBS_LEASE_MAX,
-                         JOBS_LEASE_S);
+                         echo(optarg), LEASE_MIN_S, LEASE_MAX_S,
+                         LEASE_DEFAULT_S);
                 return OPT_ERROR;
             }
             break;

@@ -17,6 +17,7 @@
 #include "collectors/syscalls_switch.h"
 #include "core/diag.h"
 #include "core/job_time.h"
+#include "core/lease.h"
 #include "workloads/real_figure.h"
 #include "workloads/extras.h"
 #include "workloads/registry.h"
@@ -74,7 +75,7 @@ void jobs_init(struct jobs *j)
         j->wl[j->nwl++] = workload_registry[i];
     wl_run_opts_default(&j->opts);
     j->opts.repeats = 3;
-    j->lease = JOBS_LEASE_S;
+    j->lease = LEASE_DEFAULT_S;
 }
 
 static struct job_cell *cell(struct jobs *j, int src, int w)
@@ -187,9 +188,11 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
         cmd, sizeof(cmd), "%s --repeats=%d --duration=%g --warmup=%g",
         j->wl[w]->name, j->opts.repeats, j->opts.duration, j->opts.warmup);
     bool leased = m->info.lease && j->lease > 0;
-    if (leased)
-        snprintf(cmd + n, sizeof(cmd) - (size_t)n, " --lease=%g", j->lease);
-    else if (!j->told_no_lease[src]) { /* an older agent refuses --lease */
+    if (leased) { /* in the guest's seconds */
+        struct lease_plan plan;
+        lease_plan(j->lease, &m->rates, &plan);
+        snprintf(cmd + n, sizeof(cmd) - (size_t)n, " --lease=%.4g", plan.secs);
+    } else if (!j->told_no_lease[src]) { /* an older agent refuses --lease */
         j->told_no_lease[src] = true;
         DIAG(DIAG_WARN,
              "%s: its pmdaparallax takes no lease (an older agent): a run "
@@ -630,25 +633,28 @@ static void note_overlap(struct jobs *j, const struct session *s)
 }
 
 /* Has each guest's sampler renew, in one store, the leases of the runs
- * this parallax started there and follows; none once they have ended or
- * are being stopped (a stop that never arrives is then made good by the
- * lease). A foreign run is not ours to keep going. */
+ * this parallax started there and follows, with the length and at the
+ * pace its clock asks for now (core/lease.h); none once they have ended
+ * or are being stopped (a stop that never arrives is then made good by
+ * the lease). A foreign run is not ours to keep going. */
 static void renew_leases(const struct jobs *j, const struct session *s)
 {
     for (int src = 1; src < s->nsrc; src++) {
-        char names[SAMPLER_RENEW_MAX] = "";
-        size_t used = 0;
+        struct lease_plan plan;
+        lease_plan(j->lease, &s->model[src].rates, &plan);
+        char text[SAMPLER_RENEW_MAX];
+        int head = snprintf(text, sizeof(text), "--lease=%.4g", plan.secs);
+        size_t used = (size_t)head;
         for (int w = 0; j->cells[src] && w < j->nwl; w++) {
             const struct job_cell *c = &j->cells[src][w];
             size_t len = strlen(j->wl[w]->name);
             if (c->state == JOB_RUNNING && c->leased && !c->foreign &&
-                used + len + 2 <= sizeof(names))
-                used +=
-                    (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
-                                     used ? " " : "", j->wl[w]->name);
+                used + len + 2 <= sizeof(text))
+                used += (size_t)snprintf(text + used, sizeof(text) - used,
+                                         " %s", j->wl[w]->name);
         }
-        session_renew(s, src, "parallax.control.renew", names,
-                      j->lease / JOBS_RENEWALS);
+        session_renew(s, src, "parallax.control.renew",
+                      used > (size_t)head ? text : "", plan.every);
     }
 }
 

@@ -18,13 +18,6 @@
 
 #define JOBS_MAX_WL      64
 #define JOBS_MAX_REPEATS 100 /* of a guest's run: pmdaparallax's cap */
-/* A guest's run carries a lease (pmdaparallax's --lease): its agent stops
- * it once JOBS_LEASE_S pass without a renewal, which this parallax makes
- * JOBS_RENEWALS times a lease while it follows the run. */
-#define JOBS_LEASE_S   30.0 /* the default of --lease */
-#define JOBS_LEASE_MIN 2.0  /* the agent's bounds */
-#define JOBS_LEASE_MAX 3600.0
-#define JOBS_RENEWALS  6
 
 enum job_state {
     JOB_IDLE,     /* never run here */
@@ -60,7 +53,7 @@ struct job_cell {
                               by a parallax that was killed, or another's):
                               shown, and stopped by x, never by quitting */
     bool leased;           /* a guest's run started with a lease: renewed
-                              while it runs */
+                              while it runs (core/lease.h) */
     char note[256];        /* why it failed */
     struct wl_lanes lanes; /* its tasks side by side, live (sched's jN) */
     /* Real time. A guest's figures are timed by its own clock; each
@@ -99,7 +92,8 @@ struct jobs {
     int nwl;
     const struct workload *wl[JOBS_MAX_WL];
     struct wl_run_opts opts; /* how every run is made */
-    double lease; /* s a guest's run outlives the last renewal (--lease) */
+    double lease; /* real s a guest's run outlives the last renewal of it
+                     (--lease, core/lease.h) */
     bool told_no_lease[SESSION_MAX_SOURCES];     /* an agent without leases:
                                                     said once in the log */
     struct job_cell *cells[SESSION_MAX_SOURCES]; /* [src][wl], on demand */
@@ -112,7 +106,7 @@ struct jobs {
 };
 
 /* Loads the catalogue; runs default to 3 repeats of 1 s after 0.1 s of
- * warm-up, a guest's under a lease of JOBS_LEASE_S. Guests run them
+ * warm-up, a guest's under a lease of LEASE_DEFAULT_S. Guests run them
  * through pmdaparallax (parallax.control). */
 void jobs_init(struct jobs *j);
 

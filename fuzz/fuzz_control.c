@@ -35,9 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!control_parse_name(text, err, sizeof(err)) && strchr(err, '\n'))
         abort();
     const struct workload *w[CONTROL_MAX_NAMES];
-    int n_names =
-        control_parse_names(text, w, CONTROL_MAX_NAMES, err, sizeof(err));
-    if (n_names > CONTROL_MAX_NAMES || (n_names < 0 && strchr(err, '\n')))
+    double lease = -1;
+    int n_names = control_parse_renew(text, &lease, w, CONTROL_MAX_NAMES, err,
+                                      sizeof(err));
+    if (n_names > CONTROL_MAX_NAMES || (n_names < 0 && strchr(err, '\n')) ||
+        (n_names > 0 && lease != 0 &&
+         !(lease >= CONTROL_LEASE_MIN && lease <= CONTROL_LEASE_MAX)))
         abort();
     for (int i = 0; i < n_names; i++)
         if (!w[i])

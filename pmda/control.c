@@ -194,26 +194,45 @@ const struct workload *control_parse_name(const char *text, char *err,
     return find(tok[0], err, errlen);
 }
 
-int control_parse_names(const char *text, const struct workload **w, int max,
-                        char *err, size_t errlen)
+int control_parse_renew(const char *text, double *lease,
+                        const struct workload **w, int max, char *err,
+                        size_t errlen)
 {
-    char buf[CONTROL_MAX_TEXT + 1], *tok[CONTROL_MAX_NAMES];
+    char buf[CONTROL_MAX_TEXT + 1], *tok[CONTROL_MAX_NAMES + 1];
     if (control_text(text, strlen(text), buf, err, errlen) < 0)
         return -1;
     int lim = max < CONTROL_MAX_NAMES ? max : CONTROL_MAX_NAMES;
-    int n = tokenize(buf, tok, lim);
-    if (n == 0) {
-        snprintf(err, errlen, "expected workload names, got none");
-        return -1;
+    int n = tokenize(buf, tok, lim + 1), names = 0;
+    struct start_req req = {.lease = 0};
+    bool count = false;
+    for (int i = 0; i < n; i++) {
+        if (strncmp(tok[i], "--", 2) == 0) {
+            if (strncmp(tok[i], "--lease=", 8) != 0) {
+                snprintf(err, errlen,
+                         "unknown option \"%.64s\"; a renewal takes "
+                         "--lease=SECS and workload names",
+                         tok[i]);
+                return -1;
+            }
+            if (set_option(tok[i], &req, &count, err, errlen) < 0)
+                return -1;
+        } else if (names == lim) {
+            n = -1;
+            break;
+        } else if (!(w[names++] = find(tok[i], err, errlen))) {
+            return -1;
+        }
     }
     if (n < 0) {
         snprintf(err, errlen, "more than %d names", lim);
         return -1;
     }
-    for (int i = 0; i < n; i++)
-        if (!(w[i] = find(tok[i], err, errlen)))
-            return -1;
-    return n;
+    if (names == 0) {
+        snprintf(err, errlen, "expected workload names, got none");
+        return -1;
+    }
+    *lease = req.lease;
+    return names;
 }
 
 void control_format_args(const struct start_req *req, char *buf, size_t len)

@@ -8,7 +8,8 @@
  *        [--cpu=N] [--lease=SECS] [key=value ...]
  * where "--" marks the run's options (as parallax-run's flags, and the
  * agent's lease) and key=value the workload's own parameters, so the two
- * never collide. parallax.control.renew takes NAME [NAME ...]. */
+ * never collide. parallax.control.renew takes [--lease=SECS] NAME [NAME
+ * ...]. */
 #ifndef PARALLAX_PMDA_CONTROL_H
 #define PARALLAX_PMDA_CONTROL_H
 
@@ -41,10 +42,13 @@ int control_parse_start(const char *text, struct start_req *req, char *err,
 const struct workload *control_parse_name(const char *text, char *err,
                                           size_t errlen);
 
-/* The workloads a renewal names (one or more catalogue names, separated
- * by blanks) into w[0..max): how many, or -1 with the reason in err. */
-int control_parse_names(const char *text, const struct workload **w, int max,
-                        char *err, size_t errlen);
+/* A renewal, "[--lease=SECS] NAME [NAME ...]": the workloads it names
+ * (one or more catalogue names, separated by blanks) into w[0..max), and
+ * the lease they get from now on into *lease (0: each keeps its own). How
+ * many names, or -1 with the reason in err. */
+int control_parse_renew(const char *text, double *lease,
+                        const struct workload **w, int max, char *err,
+                        size_t errlen);
 
 /* Writes how a run was started, in start syntax without the name:
  * "--repeats=3 --duration=1 --lease=30 size=64" (options first, then

@@ -128,11 +128,13 @@ static bool leased(const struct slot *s)
     return s->lease > 0 && !s->lease_out && live(s);
 }
 
-bool runs_renew(struct runs *rs, const struct workload *w)
+bool runs_renew(struct runs *rs, const struct workload *w, double lease)
 {
     struct slot *s = find(rs, w);
     if (!s || !leased(s))
         return false;
+    if (lease > 0)
+        s->lease = lease;
     s->lease_end = mono() + s->lease;
     return true;
 }

@@ -53,9 +53,10 @@ struct runs *runs_new(int max_live, void (*log)(const char *line));
 int runs_start(struct runs *rs, const struct start_req *req, char *err,
                size_t errlen);
 
-/* Renews the lease of w's run: it now ends req->lease seconds from now
+/* Renews the lease of w's run: it now ends `lease` seconds from now (0:
+ * its lease's own length; a new length holds for the next renewals too)
  * unless renewed again. True when w runs under a lease not yet out. */
-bool runs_renew(struct runs *rs, const struct workload *w);
+bool runs_renew(struct runs *rs, const struct workload *w, double lease);
 
 /* Asks w's run to stop; true if it was live. */
 bool runs_stop(struct runs *rs, const struct workload *w);

@@ -59,19 +59,21 @@ static int store_stop(struct agent *a, const char *text)
     return 0; /* stopping what has already ended is not an error */
 }
 
-/* A renewal: the names of leased runs a client still follows. Every name
- * must be in the catalogue; one that is not running (it has just ended)
- * or has no lease is passed over. Not logged: one comes every few
- * seconds from each client. */
+/* A renewal: the names of leased runs a client still follows, and maybe
+ * the lease they get from now on. Every name must be in the catalogue;
+ * one that is not running (it has just ended) or has no lease is passed
+ * over. Not logged: one comes every few seconds from each client. */
 static int store_renew(struct agent *a, const char *text)
 {
     char err[512];
     const struct workload *w[CONTROL_MAX_NAMES];
-    int n = control_parse_names(text, w, CONTROL_MAX_NAMES, err, sizeof err);
+    double lease;
+    int n = control_parse_renew(text, &lease, w, CONTROL_MAX_NAMES, err,
+                                sizeof err);
     if (n < 0)
         return refuse(a, PM_ERR_BADSTORE, M_CTL_RENEW, "%s", err);
     for (int i = 0; i < n; i++)
-        runs_renew(a->runs, w[i]);
+        runs_renew(a->runs, w[i], lease);
     snprintf(a->last_renew, sizeof a->last_renew, "%s", text);
     return 0;
 }

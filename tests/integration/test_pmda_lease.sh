@@ -7,8 +7,9 @@
 #     and the agent takes the next start;
 #   renewals through parallax.control.renew keep a leased run going for
 #     well past its lease (5 repeats of 1 s under a 2 s lease), its
-#     seconds left readable in parallax.workload.lease; once they stop, it
-#     ends within the lease;
+#     seconds left readable in parallax.workload.lease; a renewal with
+#     --lease=4 gives it a new length the next renewals keep; once they
+#     stop, it ends within that lease;
 #   a renewal is passed over for a run without a lease (pmstore's: none,
 #     it runs to its end), a late one never brings a run back, and one
 #     naming a workload outside the catalogue is refused with the reason;
@@ -101,7 +102,7 @@ store parallax.control.renew syscall-null || fail "renew: $(cat "$work/store")"
 [ "$(value parallax.workload.state syscall-null)" = idle ] || fail "a renewal restarted it"
 
 # --- renewed, it runs well past its lease ---------------------------------
-store parallax.control.start "syscall-null --duration=1 --repeats=8 --lease=2" ||
+store parallax.control.start "syscall-null --duration=1 --repeats=20 --lease=2" ||
     fail "start: $(cat "$work/store")"
 (
     while :; do
@@ -118,6 +119,14 @@ left=$(value parallax.workload.lease syscall-null)
 within "$left" 0.01 2 || fail "lease left: '$left'"
 [ "$(single parallax.control.renew)" = syscall-null ] || fail "control.renew: $(single parallax.control.renew)"
 echo "ok: renewed every 0.4 s, the run went on past 5 repeats of 1 s under a 2 s lease ($left s left)"
+# a renewal may give the lease a new length, which the next ones keep
+store parallax.control.renew "--lease=4 syscall-null" || fail "renew --lease=4: $(cat "$work/store")"
+left=$(value parallax.workload.lease syscall-null)
+within "$left" 3 4 || fail "lease left after --lease=4: '$left'"
+plain() { [ "$(single parallax.control.renew)" = syscall-null ]; }
+wait_for 5 plain || fail "the loop's renewals stopped"
+left=$(value parallax.workload.lease syscall-null)
+within "$left" 2.5 4 || fail "lease left after a plain renewal: '$left' (not 4 s any more)"
 kill "$renewer"
 wait "$renewer" 2>/dev/null
 renewer=
@@ -125,12 +134,13 @@ t0=$(now)
 procs=$(run_procs)
 # shellcheck disable=SC2086
 wait_for 10 all_gone $procs || fail "the run outlived its last renewal"
-t1=$(now)
-gap=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
-within "$gap" 0 3.0 || fail "it ended $gap s after the renewals stopped; the lease is 2 s"
+gap=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+within "$gap" 3.4 5.0 || fail "it ended $gap s after the renewals stopped; the lease is 4 s"
 [ "$(value parallax.workload.state syscall-null)" = idle ] ||
-    fail "state: $(value parallax.workload.state syscall-null) (it had 8 repeats to go)"
-echo "ok: with the renewals stopped it ended $gap s later"
+    fail "state: $(value parallax.workload.state syscall-null) (it had 20 repeats to go)"
+grep -q 'lease of syscall-null ran out: no renewal in 4 s' "$work/agent.log" ||
+    fail "the log does not give the new length"
+echo "ok: renewed with --lease=4, it kept 4 s; with the renewals stopped it ended $gap s later"
 
 # --- a run without a lease has none ---------------------------------------
 store parallax.control.start "syscall-null --duration=1 --repeats=4" ||
@@ -156,4 +166,6 @@ refused parallax.control.start "syscall-null --lease=1" 'lease=1: expected a num
 refused parallax.control.start "syscall-null --lease=3601" '2\.\.3600'
 refused parallax.control.renew "syscall-null nosuch" 'control.renew: unknown workload "nosuch"'
 refused parallax.control.renew "syscall-null;reboot" 'unknown workload'
+refused parallax.control.renew "--lease=1 syscall-null" 'lease=1: expected a number 2\.\.3600'
+refused parallax.control.renew "--repeats=2 syscall-null" 'a renewal takes --lease=SECS'
 echo "all lease checks passed"

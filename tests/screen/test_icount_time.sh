@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$here/../guest/boot.sh" --build "$PARALLAX_BUILD/guest" --icount \
+"$here/../guest/boot.sh" --build "$PARALLAX_BUILD/guest" --icount fast \
     >"$work/boot.out" 2>"$work/boot.err" &
 boot=$!
 wait_for 90 grep -q '^PORT=' "$work/boot.out" ||
@@ -52,7 +52,7 @@ wait_for 5 has 'host takes no part in workloads' || { screen; fail "0 key"; }
 for _ in $(seq 23); do tm send-keys -t t Down; done
 tm send-keys -t t Space
 wait_for 10 has '^> sleep ' || { screen; fail "sleep did not start"; }
-wait_for 60 has '^  sleep +[-0-9.]+k? .*us' ||
+wait_for 60 has '^  sleep +-?[0-9.]+k?(ns|us|µs|ms|s)? ' ||
     { screen | grep -E 'sleep'; fail "sleep did not end"; }
 wait_for 10 grep -q ' done$' "$work/states" || true
 kill "$poller"

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "cli/options.h"
-#include "core/jobs.h"
+#include "core/lease.h"
 
 static char err[256];
 static struct options o;
@@ -30,7 +30,7 @@ static void test_defaults(void **state)
     assert_true(o.interval == 1.0);
     assert_false(o.text);
     assert_int_equal(o.samples, 0);
-    assert_true(o.lease == JOBS_LEASE_S);
+    assert_true(o.lease == LEASE_DEFAULT_S);
 }
 
 /* --lease: decimal seconds within the agent's bounds, 2 to 3600 */

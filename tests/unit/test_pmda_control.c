@@ -141,52 +141,70 @@ static void test_lease(void **state)
     refused("syscall-null --nosuch=1", "--lease=SECS");
 }
 
-/* What parallax.control.renew takes: one or more catalogue names. */
-static void test_renew_names(void **state)
+static double lease;
+
+static int renew(const char *text, const struct workload **w, int max)
+{
+    err[0] = '\0';
+    lease = -1;
+    return control_parse_renew(text, &lease, w, max, err, sizeof err);
+}
+
+/* What parallax.control.renew takes: one or more catalogue names, and
+ * maybe the lease they get from now on. */
+static void test_renew(void **state)
 {
     (void)state;
     const struct workload *w[CONTROL_MAX_NAMES];
-    assert_int_equal(control_parse_names("syscall-null", w, CONTROL_MAX_NAMES,
-                                         err, sizeof err),
-                     1);
+    assert_int_equal(renew("syscall-null", w, CONTROL_MAX_NAMES), 1);
     assert_string_equal(w[0]->name, "syscall-null");
-    assert_int_equal(control_parse_names(" syscall-null\tsyscall-null ", w,
-                                         CONTROL_MAX_NAMES, err, sizeof err),
-                     2);
+    assert_float_equal(lease, 0, 0); /* each keeps its own */
+    assert_int_equal(
+        renew(" syscall-null\tsyscall-null ", w, CONTROL_MAX_NAMES), 2);
     const struct workload *other = workload_registry[1];
     char text[CONTROL_MAX_TEXT + 64];
-    snprintf(text, sizeof text, "syscall-null %s", other->name);
-    assert_int_equal(
-        control_parse_names(text, w, CONTROL_MAX_NAMES, err, sizeof err), 2);
+    snprintf(text, sizeof text, "--lease=90 syscall-null %s", other->name);
+    assert_int_equal(renew(text, w, CONTROL_MAX_NAMES), 2);
     assert_ptr_equal(w[1], other);
+    assert_float_equal(lease, 90, 0);
+    assert_int_equal(renew("syscall-null --lease=2.5", w, CONTROL_MAX_NAMES),
+                     1);
+    assert_float_equal(lease, 2.5, 0);
+    /* the lease within the bounds of a start's */
+    assert_int_equal(renew("--lease=1 syscall-null", w, CONTROL_MAX_NAMES), -1);
+    assert_non_null(strstr(err, "--lease=1: expected a number 2..3600"));
+    assert_int_equal(renew("--lease=3601 syscall-null", w, CONTROL_MAX_NAMES),
+                     -1);
+    assert_int_equal(renew("--lease=0x10 syscall-null", w, CONTROL_MAX_NAMES),
+                     -1);
+    assert_int_equal(renew("--lease=nan syscall-null", w, CONTROL_MAX_NAMES),
+                     -1);
+    /* no other option */
+    assert_int_equal(renew("--repeats=5 syscall-null", w, CONTROL_MAX_NAMES),
+                     -1);
+    assert_non_null(strstr(err, "a renewal takes --lease=SECS"));
     /* every name is checked: one unknown refuses the whole renewal */
-    assert_int_equal(control_parse_names("syscall-null nosuch", w,
-                                         CONTROL_MAX_NAMES, err, sizeof err),
-                     -1);
+    assert_int_equal(renew("syscall-null nosuch", w, CONTROL_MAX_NAMES), -1);
     assert_non_null(strstr(err, "unknown workload \"nosuch\""));
-    assert_int_equal(
-        control_parse_names("", w, CONTROL_MAX_NAMES, err, sizeof err), -1);
+    assert_int_equal(renew("", w, CONTROL_MAX_NAMES), -1);
     assert_non_null(strstr(err, "got none"));
-    assert_int_equal(
-        control_parse_names("$(reboot)", w, CONTROL_MAX_NAMES, err, sizeof err),
-        -1);
-    assert_int_equal(control_parse_names("syscall-null\n", w, CONTROL_MAX_NAMES,
-                                         err, sizeof err),
-                     -1);
+    assert_int_equal(renew("--lease=30", w, CONTROL_MAX_NAMES), -1);
+    assert_non_null(strstr(err, "got none"));
+    assert_int_equal(renew("$(reboot)", w, CONTROL_MAX_NAMES), -1);
+    assert_int_equal(renew("syscall-null\n", w, CONTROL_MAX_NAMES), -1);
     assert_non_null(strstr(err, "printable ASCII"));
-    assert_int_equal(control_parse_names("syscall-null --lease=5", w,
-                                         CONTROL_MAX_NAMES, err, sizeof err),
-                     -1);
     /* no more names than the caller has room for */
-    assert_int_equal(
-        control_parse_names("syscall-null syscall-null", w, 1, err, sizeof err),
-        -1);
+    assert_int_equal(renew("syscall-null syscall-null", w, 1), -1);
     assert_non_null(strstr(err, "more than 1 names"));
+    assert_int_equal(renew("--lease=5 syscall-null", w, 1), 1);
     text[0] = '\0';
     for (int i = 0; i <= CONTROL_MAX_NAMES; i++)
         strcat(text, "sleep ");
-    assert_int_equal(
-        control_parse_names(text, w, CONTROL_MAX_NAMES, err, sizeof err), -1);
+    assert_int_equal(renew(text, w, CONTROL_MAX_NAMES), -1);
+    assert_non_null(strstr(err, "more than"));
+    for (int i = 0; i < 3 * CONTROL_MAX_NAMES; i++)
+        strcat(text, "x ");
+    assert_int_equal(renew(text, w, CONTROL_MAX_NAMES), -1);
     assert_null(strchr(err, '\n'));
 }
 
@@ -279,7 +297,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_lease),
-        cmocka_unit_test(test_renew_names),
+        cmocka_unit_test(test_renew),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_stop_name),
