@@ -323,6 +323,8 @@ void jobs_stop_all(struct jobs *j, const struct session *s)
         jobs_stop(j, s, w);
 }
 
+static void renew_leases(const struct jobs *j, const struct session *s);
+
 void jobs_quit(struct jobs *j, const struct session *s)
 {
     j->qlen = j->qpos = 0;
@@ -338,6 +340,7 @@ void jobs_quit(struct jobs *j, const struct session *s)
             }
         }
     }
+    renew_leases(j, s); /* none: nothing of ours runs on any more */
 }
 
 int jobs_run_suite(struct jobs *j, const struct session *s, const char *name,
