@@ -38,17 +38,9 @@ pmcd_start_agent "$work" "$port" || {
 apid=$(sed -n 's/.*pmdaparallax(\([0-9]*\)) Info: ready.*/\1/p' "$work/agent.log")
 [ -n "$apid" ] || fail "no agent pid in its log"
 
-value() { # METRIC INSTANCE: its value, "" when none
-    pminfo -h "$h" -f "$1" 2>&1 |
-        sed -n "s/^ *inst \[[0-9]* or \"$2\"\] value \(.*\)$/\1/p" |
-        sed 's/^"\(.*\)"$/\1/'
-}
-single() {
-    pminfo -h "$h" -f "$1" 2>&1 | sed -n 's/^ *value \(.*\)$/\1/p' |
-        sed 's/^"\(.*\)"$/\1/'
-}
+value() { agent_value "$port" "$1" "$2"; }
+single() { agent_single "$port" "$1"; }
 store() { pmstore -h "$h" "$1" "$2" >"$work/store" 2>&1; }
-now() { date +%s.%N; }
 # the agent's children: its workloads' processes, and the system call
 # counter's helper, which stays
 children() { ps -o pid= --ppid "$apid" | xargs; }
@@ -65,14 +57,12 @@ all_gone() {
     for p in "$@"; do alive "$p" && return 1; done
     return 0
 }
-# within SECS LOW HIGH: SECS is from LOW to HIGH
-within() { awk -v s="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(s >= lo && s <= hi) }'; }
 
 # --- a lease nobody renews ------------------------------------------------
-t0=$(now)
+t0=$(date +%s.%N)
 store parallax.control.start "syscall-null --duration=60 --repeats=5 --lease=2" ||
     fail "start with a lease: $(cat "$work/store")"
-t1=$(now)
+t1=$(date +%s.%N)
 procs=$(run_procs)
 [ -n "$procs" ] || fail "the run has no processes"
 [ "$(value parallax.workload.args syscall-null)" = \
@@ -81,7 +71,7 @@ procs=$(run_procs)
 # no fetch from here on until the processes are gone
 # shellcheck disable=SC2086
 wait_for 10 all_gone $procs || fail "the run ($procs) outlived its lease by 10 s"
-t2=$(now)
+t2=$(date +%s.%N)
 took=$(awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "%.2f %.2f", c - b, c - a }')
 read -r lo hi <<<"$took"
 # ended no sooner than 2 s after the start, and within 2 s plus the stop
@@ -130,11 +120,11 @@ within "$left" 2.5 4 || fail "lease left after a plain renewal: '$left' (not 4 s
 kill "$renewer"
 wait "$renewer" 2>/dev/null
 renewer=
-t0=$(now)
+t0=$(date +%s.%N)
 procs=$(run_procs)
 # shellcheck disable=SC2086
 wait_for 10 all_gone $procs || fail "the run outlived its last renewal"
-gap=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+gap=$(since "$t0")
 within "$gap" 3.4 5.0 || fail "it ended $gap s after the renewals stopped; the lease is 4 s"
 [ "$(value parallax.workload.state syscall-null)" = idle ] ||
     fail "state: $(value parallax.workload.state syscall-null) (it had 20 repeats to go)"

@@ -28,13 +28,7 @@ port=$(free_port) || fail "no free port"
 pmcd_start_agent "$work/g" "$port" || fail "pmcd with the agent"
 h=localhost:$port
 
-value() { # METRIC: syscall-null's value on the guest, "" when none
-    pminfo -h "$h" -f "$1" 2>/dev/null |
-        sed -n 's/^ *inst \[[0-9]* or "syscall-null"\] value \(.*\)$/\1/p' |
-        sed 's/^"\(.*\)"$/\1/'
-}
-now() { date +%s.%N; }
-within() { awk -v s="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(s >= lo && s <= hi) }'; }
+value() { agent_value "$port" "$1" syscall-null; }
 
 # start LEASE: parallax at the shell's prompt with that lease, syscall-null
 # started on the host and the guest; sets pid
@@ -52,25 +46,7 @@ tmux_shell 150 40
 
 # --- killed: the lease ends the guest's run -------------------------------
 start 3
-# renewed: the lease in the guest's seconds (started at the agent's
-# longest while the guest's clock rate was not known yet) is 3 s for a
-# guest whose clock keeps real time
-renewed() {
-    pminfo -h "$h" -f parallax.control.renew |
-        grep -qE '^ *value "--lease=3(\.[0-9]*)? syscall-null"$' &&
-        within "$(value parallax.workload.lease)" 0 3.01
-}
-wait_for 10 renewed || fail "parallax does not renew the lease: $(pminfo -h "$h" -f parallax.control.renew)"
-kill -9 "$pid"
-t0=$(now)
-wait_for 10 agent_not_running "$port" syscall-null ||
-    fail "the guest's run went on 10 s after parallax was killed (lease 3 s)"
-took=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
-# renewals come every 3/6 s: the last one was at most 0.5 s before the
-# kill; the stop takes about 0.2 s and the polls 0.1 s each
-within "$took" 2.4 4.5 || fail "the guest's run ended $took s after the kill; the lease is 3 s"
-grep -q 'lease of syscall-null ran out: no renewal in 3 s' "$work/g/agent.log" ||
-    fail "the agent's log does not say the lease ran out"
+lease_ends_run "$pid" "$port" 3 "$work/g/agent.log"
 wait_for 10 has '^EXIT=137$' || { screen; fail "the shell did not see parallax killed"; }
 echo "ok: parallax killed: the guest's run ended $took s later (lease 3 s), by its lease"
 
