@@ -320,6 +320,7 @@ int batch_run(const struct options *o)
 
     jobs_init(&j);
     j.opts.repeats = o->repeats;
+    j.lease = o->lease;
     int n = resolve(&j, o->batch, order, err, sizeof(err));
     if (n < 0) {
         fprintf(stderr, "parallax: %s\n", err);

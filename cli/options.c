@@ -7,6 +7,7 @@
 
 #include "collectors/backend.h"
 #include "collectors/syscalls_switch.h"
+#include "core/lease.h"
 #include "core/safe_text.h"
 #include "guest/demo_guest.h"
 #include "theme/theme_path.h"
@@ -84,6 +85,13 @@ void options_usage(FILE *f)
             "                          runs do not compete for the CPUs)\n"
             "  -r, --repeats=N         repeats of each workload run "
             "(default 3)\n"
+            "      --lease=SECS        a guest's run stops by itself about "
+            "SECS seconds\n"
+            "                          after parallax last renewed it "
+            "(killed, crashed,\n"
+            "                          cut off); renewed every SECS/%d s "
+            "(default %.0f;\n"
+            "                          %.0f to %.0f)\n"
             "  -o, --output=FILE       with --batch: the text report goes "
             "here, the\n"
             "                          JSON next to it (default: stdout, "
@@ -127,6 +135,7 @@ void options_usage(FILE *f)
             "  -?, --help              print this help and exit\n"
             "\n"
             "Keys on the live screen: F1 (or h, ?) lists them all; q quits.\n",
+            LEASE_RENEWALS, LEASE_DEFAULT_S, LEASE_MIN_S, LEASE_MAX_S,
             INTERVAL_MIN, INTERVAL_MAX);
 }
 
@@ -197,6 +206,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         {"record", required_argument, NULL, 'E'},
         {"batch", required_argument, NULL, 'b'},
         {"repeats", required_argument, NULL, 'r'},
+        {"lease", required_argument, NULL, 'K'},
         {"output", required_argument, NULL, 'o'},
         {"report-dir", required_argument, NULL, 'R'},
         {"theme", required_argument, NULL, 'C'},
@@ -214,6 +224,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
     memset(o, 0, sizeof(*o));
     o->interval = 1.0;
     o->repeats = 3;
+    o->lease = LEASE_DEFAULT_S;
     o->local = "proc";
     optind = 1;
     opterr = 0;
@@ -321,6 +332,17 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
             o->repeats = (int)r;
             break;
         }
+        case 'K':
+            if (!params_decimal(optarg, &o->lease) ||
+                !(o->lease >= LEASE_MIN_S && o->lease <= LEASE_MAX_S)) {
+                snprintf(err, errlen,
+                         "lease '%s' is not a decimal number of seconds from "
+                         "%.0f to %.0f; try --lease %.0f",
+                         echo(optarg), LEASE_MIN_S, LEASE_MAX_S,
+                         LEASE_DEFAULT_S);
+                return OPT_ERROR;
+            }
+            break;
         case 'D': { /* checked whole now: nothing boots on a bad one */
             char *argv_[32], buf[512];
             if (o->ndemo == OPTIONS_MAX_DEMO) {

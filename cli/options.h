@@ -41,6 +41,8 @@ struct options {
     bool overlap;           /* --overlap: --batch runs a workload on every
                                source at once, not one after another */
     int repeats;            /* --repeats of every workload run */
+    double lease;           /* --lease: s a guest's run outlives this
+                               parallax's last renewal of it */
     int verbose;            /* -v, repeatable: how much goes to the log */
     int nbaselines;         /* --baseline [LABEL=]FILE[:SOURCE] */
     const char *baselines[OPTIONS_MAX_BASELINES];

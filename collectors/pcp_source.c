@@ -621,6 +621,7 @@ int pcp_source_fetch(void *state, struct sample *out)
     if (info && !st->info.sched[0]) /* no pmdaparallax: uname's word */
         tell_sched(st);
     st->info.pmda = st->pmda;
+    st->info.lease = st->pmda && st->pj.lease;
     out->info = st->info;
     lend_aliases(st, rp, own, true);
     pmFreeHighResResult(rp);

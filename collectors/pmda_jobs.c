@@ -95,6 +95,11 @@ bool pmda_jobs_lookup(struct pmda_jobs *pj)
             pj->has[i] =
                 pmLookupName(1, (const char **)&names[i], &pj->id[i]) == 1 &&
                 pmLookupDesc(pj->id[i], &pj->desc[i]) >= 0;
+    const char *renew = "parallax.control.renew";
+    pmID renew_id;
+    pmDesc renew_desc;
+    pj->lease = pmLookupName(1, &renew, &renew_id) == 1 &&
+                pmLookupDesc(renew_id, &renew_desc) >= 0;
     for (int i = 0; i < PMDA_NMETRICS; i++)
         if (!pj->has[i]) { /* fetch another of its kind twice instead */
             pj->id[i] = pj->id[stand_in(i)];

@@ -54,6 +54,8 @@ struct pmda_jobs {
     /* which metrics it exports: an older agent lacks the optional ones,
      * which are then fetched as another (and read as missing) */
     bool has[PMDA_NMETRICS];
+    bool lease; /* it takes leases: parallax.control.renew (an older agent
+                   refuses --lease) */
     pmID id[PMDA_NMETRICS];
     pmDesc desc[PMDA_NMETRICS];
     int ninst;

@@ -35,6 +35,17 @@ struct store_cmd {
     char value[256];
 };
 
+/* A standing store, made again every `every` seconds (sampler_renew). */
+struct renewal {
+    char name[64];
+    char value[SAMPLER_RENEW_MAX];
+    double every;
+    double due;       /* host monotonic time of the next one */
+    bool rearm;       /* set anew: the thread's wait is off */
+    char failed[256]; /* the last failure reported, "" after a success */
+    char report[256]; /* a failure for the next sample, "" if none */
+};
+
 struct sampler {
     pthread_t thread;
     pthread_mutex_t lock;
@@ -53,6 +64,7 @@ struct sampler {
     unsigned next_id; /* of stores */
     int ncmd;         /* stores waiting for the thread */
     struct store_cmd cmd[SAMPLE_MAX_STORES];
+    struct renewal renew;
     /* Three samples change hands instead of being copied (they are tens
      * of KB): the thread fills one, slot holds the newest, held is the
      * one the main loop reads. */
@@ -129,6 +141,8 @@ static void carry_over(const struct sample *old, struct sample *smp)
     memmove(smp->tick + nt, smp->tick, sizeof(smp->tick[0]) * smp->nticks);
     memcpy(smp->tick, t + k - nt, sizeof(smp->tick[0]) * (size_t)nt);
     smp->nticks += nt;
+    if (!smp->renew_error[0])
+        memcpy(smp->renew_error, old->renew_error, sizeof(smp->renew_error));
 }
 
 /* Makes smp the newest sample; returns the buffer to fill next. */
@@ -144,14 +158,16 @@ static struct sample *publish(struct sampler *s, struct sample *smp)
     return old;
 }
 
-/* Sleeps until host monotonic time `until` or a stop; true on stop. */
+/* Sleeps until host monotonic time `until`, a stop, a store, a new
+ * interval or a renewal set anew; true on stop. */
 static bool sleep_until(struct sampler *s, double until)
 {
     struct timespec ts = {.tv_sec = (time_t)until};
     ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
     pthread_mutex_lock(&s->lock);
     s->busy = false;
-    while (!s->stop && !s->ncmd && !s->retime && clock_mono() < until)
+    while (!s->stop && !s->ncmd && !s->retime && !s->renew.rearm &&
+           clock_mono() < until)
         if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) == ETIMEDOUT)
             break;
     bool stop = s->stop;
@@ -163,36 +179,112 @@ static bool sleep_until(struct sampler *s, double until)
 static bool watching(struct sampler *s)
 {
     pthread_mutex_lock(&s->lock);
-    bool on = s->watch && !s->stop && !s->ncmd && !s->retime;
+    bool on = s->watch && !s->stop && !s->ncmd && !s->retime && !s->renew.rearm;
     pthread_mutex_unlock(&s->lock);
     return on;
 }
 
-/* Waits for the next sample's time `next` like sleep_until, ticking the
- * source's clock into tick[*n] meanwhile while watched; returns early when
- * the source's live runs change in number. True on stop. */
-static bool wait_ticking(struct sampler *s, const struct backend *be,
-                         void *state, struct clock_tick *tick, int *n,
-                         double next)
+/* The clock ticks taken while waiting for the next sample, and the live
+ * run count the first of them saw (-2: none yet). */
+struct ticking {
+    struct clock_tick tick[SAMPLE_MAX_TICKS];
+    int n;
+    int runs0;
+};
+
+enum woke {
+    WOKE_STOP,    /* sampler_stop */
+    WOKE_CHANGED, /* the source's live runs changed in number */
+    WOKE_UNTIL,   /* the time waited for came, or something woke it early */
+};
+
+/* Waits until `until` like sleep_until, ticking the source's clock into
+ * tk meanwhile while watched. */
+static enum woke wait_ticking(struct sampler *s, const struct backend *be,
+                              void *state, struct ticking *tk, double until)
 {
-    int runs0 = -2;
-    *n = 0;
-    while (be && be->tick && watching(s) && *n < SAMPLE_MAX_TICKS) {
+    while (be && be->tick && watching(s) && tk->n < SAMPLE_MAX_TICKS) {
         double t = clock_mono() + SAMPLER_TICK_S;
-        if (t >= next)
+        if (t >= until)
             break;
         if (sleep_until(s, t))
-            return true;
+            return WOKE_STOP;
         int runs = -1;
-        if (be->tick(state, &tick[*n], &runs) < 0)
+        if (be->tick(state, &tk->tick[tk->n], &runs) < 0)
             break;
-        (*n)++;
-        if (runs0 == -2)
-            runs0 = runs;
-        else if (runs != runs0)
-            return false; /* a run started or ended: sample now */
+        tk->n++;
+        if (tk->runs0 == -2)
+            tk->runs0 = runs;
+        else if (runs != tk->runs0)
+            return WOKE_CHANGED; /* a run started or ended: sample now */
     }
-    return sleep_until(s, next);
+    return sleep_until(s, until) ? WOKE_STOP : WOKE_UNTIL;
+}
+
+/* When the standing renewal is due (INFINITY: none); takes in a new one. */
+static double renewal_due(struct sampler *s)
+{
+    pthread_mutex_lock(&s->lock);
+    s->renew.rearm = false;
+    double due = s->renew.value[0] ? s->renew.due : INFINITY;
+    pthread_mutex_unlock(&s->lock);
+    return due;
+}
+
+/* True when the next sample is wanted now: a store, a new interval. */
+static bool sample_wanted(struct sampler *s)
+{
+    pthread_mutex_lock(&s->lock);
+    bool now = s->ncmd || s->retime;
+    pthread_mutex_unlock(&s->lock);
+    return now;
+}
+
+/* Makes the standing renewal, and sets the next one; a failure is kept
+ * for the next sample unless it was the last one's too. */
+static void renew(struct sampler *s, const struct backend *be, void *state)
+{
+    char name[sizeof(s->renew.name)], value[sizeof(s->renew.value)];
+    char msg[sizeof(s->renew.failed)] = "";
+    pthread_mutex_lock(&s->lock);
+    snprintf(name, sizeof(name), "%s", s->renew.name);
+    snprintf(value, sizeof(value), "%s", s->renew.value);
+    s->renew.due = clock_mono() + s->renew.every;
+    pthread_mutex_unlock(&s->lock);
+    if (!value[0] || !be)
+        return; /* a source that is down says so itself */
+    int rc = be->store ? be->store(state, name, value, msg, sizeof(msg)) : -1;
+    if (!be->store)
+        snprintf(msg, sizeof(msg), "this source takes no stores");
+    pthread_mutex_lock(&s->lock);
+    if (rc == 0)
+        s->renew.failed[0] = '\0';
+    else if (strcmp(msg, s->renew.failed) != 0) {
+        snprintf(s->renew.failed, sizeof(s->renew.failed), "%s", msg);
+        snprintf(s->renew.report, sizeof(s->renew.report), "%s", msg);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Waits for the next sample's time `next` (wait_ticking), making the
+ * standing renewal whenever it falls due meanwhile; returns early when a
+ * sample is wanted now. True on stop. */
+static bool wait_next(struct sampler *s, const struct backend *be, void *state,
+                      struct ticking *tk, double next)
+{
+    tk->n = 0;
+    tk->runs0 = -2;
+    for (;;) {
+        double due = renewal_due(s), until = fmin(next, due);
+        enum woke w = wait_ticking(s, be, state, tk, until);
+        if (w != WOKE_UNTIL)
+            return w == WOKE_STOP;
+        if (sample_wanted(s) || clock_mono() >= next)
+            return false;
+        if (clock_mono() >= due)
+            renew(s, be, state);
+        /* else a renewal was set anew: wait with its time */
+    }
 }
 
 /* Tells the main loop a sample arrived, once per round: the first sampler
@@ -309,13 +401,16 @@ static void *sampler_main(void *arg)
     void *state = NULL;
     double retry = RETRY_MIN;
     struct sample *cur = s->buf[0];
-    struct clock_tick ticks[SAMPLE_MAX_TICKS];
-    int nticks = 0;
+    struct ticking tk = {.n = 0};
     for (;;) {
         memset(cur, 0, sizeof(*cur));
         cur->t_source = NAN;
-        memcpy(cur->tick, ticks, sizeof(ticks[0]) * (size_t)nticks);
-        cur->nticks = nticks;
+        memcpy(cur->tick, tk.tick, sizeof(tk.tick[0]) * (size_t)tk.n);
+        cur->nticks = tk.n;
+        pthread_mutex_lock(&s->lock); /* a renewal that failed meanwhile */
+        memcpy(cur->renew_error, s->renew.report, sizeof(cur->renew_error));
+        s->renew.report[0] = '\0';
+        pthread_mutex_unlock(&s->lock);
         if (!be)
             be = open_source(s, &state, cur);
         do_stores(s, be, state, cur);
@@ -354,7 +449,7 @@ static void *sampler_main(void *arg)
         cur = publish(s, cur);
         announce(s, next, iv);
         /* the ticks until the next sample go with it */
-        if (wait_ticking(s, be, state, ticks, &nticks, next))
+        if (wait_next(s, be, state, &tk, next))
             break;
     }
     /* stores asked for before the stop are made: a quit's stop of a
@@ -489,6 +584,31 @@ void sampler_watch(struct sampler *s, bool on)
     if (on && !s->watch)
         pthread_cond_signal(&s->wake); /* start ticking now */
     s->watch = on;
+    pthread_mutex_unlock(&s->lock);
+}
+
+void sampler_renew(struct sampler *s, const char *name, const char *value,
+                   double every)
+{
+    every = fmax(every, 0.1); /* never a busy loop */
+    pthread_mutex_lock(&s->lock);
+    struct renewal *r = &s->renew;
+    bool was = r->value[0] != '\0';
+    if (strcmp(r->value, value) != 0 || strcmp(r->name, name) != 0 ||
+        r->every != every) {
+        snprintf(r->name, sizeof(r->name), "%s", name);
+        snprintf(r->value, sizeof(r->value), "%s", value);
+        r->every = every;
+        /* a new one is first due a period from now; a changed one keeps
+         * its time unless the new period is shorter */
+        double first = clock_mono() + every;
+        if (!was || first < r->due)
+            r->due = first;
+        if (value[0]) {
+            r->rearm = true;
+            pthread_cond_signal(&s->wake);
+        }
+    }
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -44,6 +44,15 @@ const struct sample *sampler_take(struct sampler *s);
  * queue is full. */
 unsigned sampler_store(struct sampler *s, const char *name, const char *value);
 
+/* Has the thread store `value` into the metric `name` every `every`
+ * seconds from now on, between samples and without a fetch, until called
+ * with an empty value: a lease's renewal (core/jobs.c). Calling it again
+ * with another value keeps the schedule. A failure comes with the next
+ * sample (renew_error), once for each new reason. */
+#define SAMPLER_RENEW_MAX 1024 /* bytes of a renewal's value */
+void sampler_renew(struct sampler *s, const char *name, const char *value,
+                   double every);
+
 /* While on, the thread stamps the source's clock every SAMPLER_TICK_S
  * between its samples (jobs.c: while a guest whose clock's rate varies
  * runs a workload) (a one-metric fetch, where the backend can), so a

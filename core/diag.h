@@ -4,6 +4,7 @@
 #ifndef PARALLAX_DIAG_H
 #define PARALLAX_DIAG_H
 
+#define DIAG_WARN  0 /* always: what a user must know (a safety lost) */
 #define DIAG_INFO  1 /* -v: state changes, workloads, snapshots */
 #define DIAG_DEBUG 2 /* -vv: every fetch's timing */
 
@@ -17,7 +18,7 @@ extern int diag_level;
             diag_write(__VA_ARGS__);                                           \
     } while (0)
 
-/* Sets the level (0: only what libraries write themselves). */
+/* Sets the level (0: warnings, and what libraries write themselves). */
 void diag_set_level(int level);
 
 /* Writes "YYYY-mm-dd HH:MM:SS.mmm parallax: MESSAGE" as one line. */

@@ -3,7 +3,9 @@
  * progress is read from shared memory at every update, never waited for.
  * A guest's runs are started and stopped by stores into its
  * parallax.control metrics (made by the guest's sampler thread) and read
- * back from parallax.workload.* with every sample. */
+ * back from parallax.workload.* with every sample. They carry a lease the
+ * sampler renews while they are ours and live, so that one this parallax
+ * can no longer stop (killed, crashed, cut off) ends within the lease. */
 #include "core/jobs.h"
 
 #include <math.h>
@@ -11,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectors/sampler.h"
 #include "collectors/syscalls_switch.h"
 #include "core/diag.h"
 #include "core/job_time.h"
+#include "core/lease.h"
 #include "workloads/real_figure.h"
 #include "workloads/extras.h"
 #include "workloads/registry.h"
@@ -71,6 +75,7 @@ void jobs_init(struct jobs *j)
         j->wl[j->nwl++] = workload_registry[i];
     wl_run_opts_default(&j->opts);
     j->opts.repeats = 3;
+    j->lease = LEASE_DEFAULT_S;
 }
 
 static struct job_cell *cell(struct jobs *j, int src, int w)
@@ -179,8 +184,22 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
     if (!c || m->state != SRC_LIVE || !m->info.pmda || session_is_fixed(s, src))
         return false;
     char cmd[256];
-    snprintf(cmd, sizeof(cmd), "%s --repeats=%d --duration=%g --warmup=%g",
-             j->wl[w]->name, j->opts.repeats, j->opts.duration, j->opts.warmup);
+    int n = snprintf(
+        cmd, sizeof(cmd), "%s --repeats=%d --duration=%g --warmup=%g",
+        j->wl[w]->name, j->opts.repeats, j->opts.duration, j->opts.warmup);
+    bool leased = m->info.lease && j->lease > 0;
+    if (leased) { /* in the guest's seconds */
+        struct lease_plan plan;
+        lease_plan(j->lease, &m->rates, &plan);
+        snprintf(cmd + n, sizeof(cmd) - (size_t)n, " --lease=%.4g", plan.secs);
+    } else if (!j->told_no_lease[src]) { /* an older agent refuses --lease */
+        j->told_no_lease[src] = true;
+        DIAG(DIAG_WARN,
+             "%s: its pmdaparallax takes no lease (an older agent): a run "
+             "started there goes on if this parallax is killed; x, or a "
+             "later parallax, stops it",
+             m->name);
+    }
     bool ticks = wants_ticks(m);
     if (ticks) /* its clock ticks from the start on */
         session_watch(s, src, true);
@@ -194,6 +213,7 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
     c->store_id = id;
     c->runs_base = pj ? pj->runs : 0;
     c->ticks = ticks;
+    c->leased = leased;
     return true;
 }
 
@@ -303,6 +323,8 @@ void jobs_stop_all(struct jobs *j, const struct session *s)
         jobs_stop(j, s, w);
 }
 
+static void renew_leases(const struct jobs *j, const struct session *s);
+
 void jobs_quit(struct jobs *j, const struct session *s)
 {
     j->qlen = j->qpos = 0;
@@ -318,6 +340,7 @@ void jobs_quit(struct jobs *j, const struct session *s)
             }
         }
     }
+    renew_leases(j, s); /* none: nothing of ours runs on any more */
 }
 
 int jobs_run_suite(struct jobs *j, const struct session *s, const char *name,
@@ -513,7 +536,12 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
         c->done_t = m->prev.t_after;
     c->repeat = pj->repeats_done;
     c->repeats = pj->repeats;
-    snprintf(c->note, sizeof(c->note), "%s", pj->error);
+    if (c->state == JOB_STOPPED && before == JOB_RUNNING) /* no stop of ours */
+        snprintf(c->note, sizeof(c->note),
+                 "stopped there, not by this parallax (its lease ran out, "
+                 "or another client stopped it)");
+    else if (c->state != JOB_STOPPED)
+        snprintf(c->note, sizeof(c->note), "%s", pj->error);
     if (pj->has_times)
         fold_guest_times(j, m, w, c, pj);
     else
@@ -607,6 +635,32 @@ static void note_overlap(struct jobs *j, const struct session *s)
         }
 }
 
+/* Has each guest's sampler renew, in one store, the leases of the runs
+ * this parallax started there and follows, with the length and at the
+ * pace its clock asks for now (core/lease.h); none once they have ended
+ * or are being stopped (a stop that never arrives is then made good by
+ * the lease). A foreign run is not ours to keep going. */
+static void renew_leases(const struct jobs *j, const struct session *s)
+{
+    for (int src = 1; src < s->nsrc; src++) {
+        struct lease_plan plan;
+        lease_plan(j->lease, &s->model[src].rates, &plan);
+        char text[SAMPLER_RENEW_MAX];
+        int head = snprintf(text, sizeof(text), "--lease=%.4g", plan.secs);
+        size_t used = (size_t)head;
+        for (int w = 0; j->cells[src] && w < j->nwl; w++) {
+            const struct job_cell *c = &j->cells[src][w];
+            size_t len = strlen(j->wl[w]->name);
+            if (c->state == JOB_RUNNING && c->leased && !c->foreign &&
+                used + len + 2 <= sizeof(text))
+                used += (size_t)snprintf(text + used, sizeof(text) - used,
+                                         " %s", j->wl[w]->name);
+        }
+        session_renew(s, src, "parallax.control.renew",
+                      used > (size_t)head ? text : "", plan.every);
+    }
+}
+
 bool jobs_update(struct jobs *j, const struct session *s)
 {
     bool changed = false;
@@ -653,6 +707,7 @@ bool jobs_update(struct jobs *j, const struct session *s)
             j->qlen = j->qpos = 0;
         changed = true;
     }
+    renew_leases(j, s);
     /* this host's system call counter reopens once no host run is left */
     syscalls_host_busy(jobs_host_busy(j));
     return changed;

@@ -52,6 +52,8 @@ struct job_cell {
     bool foreign;          /* a guest's run this parallax did not start (left
                               by a parallax that was killed, or another's):
                               shown, and stopped by x, never by quitting */
+    bool leased;           /* a guest's run started with a lease: renewed
+                              while it runs (core/lease.h) */
     char note[256];        /* why it failed */
     struct wl_lanes lanes; /* its tasks side by side, live (sched's jN) */
     /* Real time. A guest's figures are timed by its own clock; each
@@ -89,7 +91,11 @@ struct job_cell {
 struct jobs {
     int nwl;
     const struct workload *wl[JOBS_MAX_WL];
-    struct wl_run_opts opts;                     /* how every run is made */
+    struct wl_run_opts opts; /* how every run is made */
+    double lease; /* real s a guest's run outlives the last renewal of it
+                     (--lease, core/lease.h) */
+    bool told_no_lease[SESSION_MAX_SOURCES];     /* an agent without leases:
+                                                    said once in the log */
     struct job_cell *cells[SESSION_MAX_SOURCES]; /* [src][wl], on demand */
     struct wl_run *host_run[JOBS_MAX_WL];
     bool excluded[SESSION_MAX_SOURCES]; /* sources that do not take part */
@@ -100,7 +106,8 @@ struct jobs {
 };
 
 /* Loads the catalogue; runs default to 3 repeats of 1 s after 0.1 s of
- * warm-up. Guests run them through pmdaparallax (parallax.control). */
+ * warm-up, a guest's under a lease of LEASE_DEFAULT_S. Guests run them
+ * through pmdaparallax (parallax.control). */
 void jobs_init(struct jobs *j);
 
 /* Sets workload w on source src to a finished run with statistics st (a
@@ -151,9 +158,11 @@ int jobs_run_suite(struct jobs *j, const struct session *s, const char *name,
 
 /* Polls the runs, folds their progress into the cells and moves a suite
  * on; takes in the runs a guest reports that this parallax did not start
- * (foreign); lets this host's system call counter reopen once no host run
- * is left (collectors/syscalls_switch.h). True when anything changed.
- * Never blocks. */
+ * (foreign); has each guest's sampler renew the leases of the runs this
+ * parallax started there and still follows; lets this host's system call
+ * counter reopen once no host run is left
+ * (collectors/syscalls_switch.h). True when anything changed. Never
+ * blocks. */
 bool jobs_update(struct jobs *j, const struct session *s);
 
 /* True while w runs (or stops) on any source; with w < 0, any workload. */

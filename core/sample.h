@@ -17,6 +17,7 @@ struct source_info {
     int ncpu;         /* 0 when unknown */
     double mem_bytes; /* physical memory, 0 when unknown */
     bool pmda;        /* pmdaparallax answers there */
+    bool lease;       /* and takes leases (parallax.control.renew) */
     char sched[16];   /* its CPU scheduler, "CFS", "EEVDF"; "" unknown */
     char preempt[24]; /* its preemption model, "voluntary", "RT lazy" */
     /* while system calls are wanted and its agent counts none: a word for
@@ -116,6 +117,9 @@ struct sample {
     struct clock_tick tick[SAMPLE_MAX_TICKS];
     int nstores; /* stores done since the previous sample */
     struct store_result store[SAMPLE_MAX_STORES];
+    /* a standing renewal (sampler_renew) failed since the previous
+     * sample, and not for this reason the time before: why; "" if not */
+    char renew_error[256];
     struct replay_pos replay; /* a recording's position, else all zero */
 };
 

@@ -116,6 +116,13 @@ unsigned session_store(const struct session *s, int src, const char *name,
     return sampler_store(s->sampler[src], name, value);
 }
 
+void session_renew(const struct session *s, int src, const char *name,
+                   const char *value, double every)
+{
+    if (src > 0 && src < s->nsrc && s->sampler[src])
+        sampler_renew(s->sampler[src], name, value, every);
+}
+
 void session_watch(const struct session *s, int src, bool on)
 {
     if (src > 0 && src < s->nsrc && s->sampler[src])
@@ -127,7 +134,8 @@ int session_fd(const struct session *s)
     return s->wake[0];
 }
 
-/* -v: a source going live, down or back; -vv: every fetch's timing. */
+/* -v: a source going live, down or back; -vv: every fetch's timing;
+ * always: a lease's renewal that failed (its runs there will stop). */
 static void log_sample(const struct source_model *m, const struct sample *smp,
                        enum source_state was)
 {
@@ -138,6 +146,11 @@ static void log_sample(const struct source_model *m, const struct sample *smp,
              m->state == SRC_DOWN ? m->error : "");
     DIAG(DIAG_DEBUG, "%s: fetch %s in %.1f ms", m->name,
          smp->ok ? "ok" : "failed", (smp->t_after - smp->t_before) * 1e3);
+    if (smp->renew_error[0])
+        DIAG(DIAG_WARN,
+             "%s: renewing the lease of its runs failed: %s; they stop when "
+             "it runs out",
+             m->name, smp->renew_error);
 }
 
 bool session_update(struct session *s)

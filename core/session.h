@@ -56,6 +56,13 @@ int session_add(struct session *s, const struct source_spec *guest, char *err,
 unsigned session_store(const struct session *s, int src, const char *name,
                        const char *value);
 
+/* Has source src's sampler store `value` into the metric `name` every
+ * `every` seconds until called with an empty value (sampler_renew): the
+ * renewal of the leases of src's runs. A failure is logged, once for
+ * each new reason. */
+void session_renew(const struct session *s, int src, const char *name,
+                   const char *value, double every);
+
 /* Has source src's sampler tick its clock between samples (on) or not:
  * while a guest run is live or its stamps wait to be mapped. */
 void session_watch(const struct session *s, int src, bool on);

@@ -25,6 +25,7 @@ struct agent {
     /* what the control metrics answer when fetched */
     char last_start[CONTROL_MAX_TEXT + 1];
     char last_stop[CONTROL_MAX_TEXT + 1];
+    char last_renew[CONTROL_MAX_TEXT + 1];
     uint32_t stop_alls, probes_asked;
     char error[640]; /* why the last store was refused, "" if none was */
 };

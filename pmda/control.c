@@ -1,6 +1,7 @@
 /* Parsing of control-metric text: tokens split on blanks, the first one a
- * catalogue name, "--key=value" run options checked against the bounds in
- * opt_table, other tokens handed to params_set (the workload's bounds). */
+ * catalogue name, "--key=value" run options (and the lease) checked
+ * against the bounds in opt_table, other tokens handed to params_set (the
+ * workload's bounds). */
 #include "pmda/control.h"
 
 #include <math.h>
@@ -15,7 +16,14 @@
 
 #define MAX_TOKENS 32
 
-enum opt_id { OPT_REPEATS, OPT_DURATION, OPT_COUNT, OPT_WARMUP, OPT_CPU };
+enum opt_id {
+    OPT_REPEATS,
+    OPT_DURATION,
+    OPT_COUNT,
+    OPT_WARMUP,
+    OPT_CPU,
+    OPT_LEASE
+};
 
 /* The run options a client may set, with the bounds the agent enforces. */
 static const struct {
@@ -28,6 +36,7 @@ static const struct {
     [OPT_COUNT] = {"count", 1, 1e12, true},
     [OPT_WARMUP] = {"warmup", 0, 60, false},
     [OPT_CPU] = {"cpu", 0, CPU_SETSIZE - 1, true},
+    [OPT_LEASE] = {"lease", CONTROL_LEASE_MIN, CONTROL_LEASE_MAX, false},
 };
 #define NOPTS (int)(sizeof opt_table / sizeof opt_table[0])
 
@@ -79,8 +88,8 @@ static const struct workload *find(const char *name, char *err, size_t errlen)
     return w;
 }
 
-/* Applies one "--key=value" to opt. 0, or -1 with the reason. */
-static int set_option(const char *tok, struct wl_run_opts *opt, bool *count,
+/* Applies one "--key=value" to req. 0, or -1 with the reason. */
+static int set_option(const char *tok, struct start_req *req, bool *count,
                       char *err, size_t errlen)
 {
     const char *kv = tok + 2, *eq = strchr(kv, '=');
@@ -92,7 +101,8 @@ static int set_option(const char *tok, struct wl_run_opts *opt, bool *count,
     if (id < 0) {
         snprintf(err, errlen,
                  "unknown option \"%.64s\"; options: --repeats=N "
-                 "--duration=SECS --count=N --warmup=SECS --cpu=N",
+                 "--duration=SECS --count=N --warmup=SECS --cpu=N "
+                 "--lease=SECS",
                  tok);
         return -1;
     }
@@ -105,6 +115,7 @@ static int set_option(const char *tok, struct wl_run_opts *opt, bool *count,
                  opt_table[id].min, opt_table[id].max);
         return -1;
     }
+    struct wl_run_opts *opt = &req->opt;
     switch ((enum opt_id)id) {
     case OPT_REPEATS:
         opt->repeats = (int)v;
@@ -121,6 +132,9 @@ static int set_option(const char *tok, struct wl_run_opts *opt, bool *count,
         break;
     case OPT_CPU:
         opt->cpu = (int)v;
+        break;
+    case OPT_LEASE:
+        req->lease = v;
         break;
     }
     return 0;
@@ -151,7 +165,7 @@ int control_parse_start(const char *text, struct start_req *req, char *err,
         int rc;
         if (strncmp(tok[i], "--", 2) == 0) {
             duration |= strncmp(tok[i], "--duration=", 11) == 0;
-            rc = set_option(tok[i], &req->opt, &count, err, errlen);
+            rc = set_option(tok[i], req, &count, err, errlen);
         } else {
             rc = params_set(req->w, req->param, tok[i], err, errlen);
         }
@@ -180,11 +194,52 @@ const struct workload *control_parse_name(const char *text, char *err,
     return find(tok[0], err, errlen);
 }
 
-void control_format_args(const struct workload *w, const double *param,
-                         const struct wl_run_opts *opt, char *buf, size_t len)
+int control_parse_renew(const char *text, double *lease,
+                        const struct workload **w, int max, char *err,
+                        size_t errlen)
 {
+    char buf[CONTROL_MAX_TEXT + 1], *tok[CONTROL_MAX_NAMES + 1];
+    if (control_text(text, strlen(text), buf, err, errlen) < 0)
+        return -1;
+    int lim = max < CONTROL_MAX_NAMES ? max : CONTROL_MAX_NAMES;
+    int n = tokenize(buf, tok, lim + 1), names = 0;
+    struct start_req req = {.lease = 0};
+    bool count = false;
+    for (int i = 0; i < n; i++) {
+        if (strncmp(tok[i], "--", 2) == 0) {
+            if (strncmp(tok[i], "--lease=", 8) != 0) {
+                snprintf(err, errlen,
+                         "unknown option \"%.64s\"; a renewal takes "
+                         "--lease=SECS and workload names",
+                         tok[i]);
+                return -1;
+            }
+            if (set_option(tok[i], &req, &count, err, errlen) < 0)
+                return -1;
+        } else if (names == lim) {
+            n = -1;
+            break;
+        } else if (!(w[names++] = find(tok[i], err, errlen))) {
+            return -1;
+        }
+    }
+    if (n < 0) {
+        snprintf(err, errlen, "more than %d names", lim);
+        return -1;
+    }
+    if (names == 0) {
+        snprintf(err, errlen, "expected workload names, got none");
+        return -1;
+    }
+    *lease = req.lease;
+    return names;
+}
+
+void control_format_args(const struct start_req *req, char *buf, size_t len)
+{
+    const struct wl_run_opts *opt = &req->opt;
     char params[512];
-    params_format(w, param, false, params, sizeof params);
+    params_format(req->w, req->param, false, params, sizeof params);
     int n;
     if (opt->count)
         n = snprintf(buf, len, "--repeats=%d --count=%llu", opt->repeats,
@@ -197,6 +252,8 @@ void control_format_args(const struct workload *w, const double *param,
     n += snprintf(buf + n, len - (size_t)n, " --warmup=%.10g", opt->warmup);
     if (opt->cpu >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " --cpu=%d", opt->cpu);
+    if (req->lease > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, " --lease=%.10g", req->lease);
     if (params[0] && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " %s", params);
 }

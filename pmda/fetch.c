@@ -170,6 +170,8 @@ static int singular_value(int id, pmAtomValue *atom)
         return u32(atom, a->probes_asked);
     case M_CTL_ERROR:
         return str(atom, a->error);
+    case M_CTL_RENEW:
+        return str(atom, a->last_renew);
     default:
         return PM_ERR_PMID;
     }
@@ -244,6 +246,8 @@ static int run_value(int id, const struct run_view *v, pmAtomValue *atom)
         return str(atom, v->repeat_log);
     case M_WL_LANES:
         return str(atom, lanes_text(&v->lanes));
+    case M_WL_LEASE:
+        return dbl(atom, v->lease_left);
     case M_ST_N:
         return u32(atom, (uint32_t)s->n);
     case M_ST_MEDIAN:

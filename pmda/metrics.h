@@ -76,6 +76,7 @@ enum cluster {
       "workload.repeat_log")                                                   \
     X(WL_LANES, CL_WORKLOAD, 16, STRING, I_WL, INSTANT, NONE,                  \
       "workload.lanes")                                                        \
+    X(WL_LEASE, CL_WORKLOAD, 17, DOUBLE, I_WL, INSTANT, SEC, "workload.lease") \
     X(ST_N, CL_STATS, 0, U32, I_WL, INSTANT, NONE, "workload.stats.n")         \
     X(ST_MEDIAN, CL_STATS, 1, DOUBLE, I_WL, INSTANT, NONE,                     \
       "workload.stats.median")                                                 \
@@ -122,7 +123,9 @@ enum cluster {
     X(CTL_STOP_ALL, CL_CONTROL, 2, U32, I_NULL, COUNTER, NONE,                 \
       "control.stop_all")                                                      \
     X(CTL_PROBE, CL_CONTROL, 3, U32, I_NULL, COUNTER, NONE, "control.probe")   \
-    X(CTL_ERROR, CL_CONTROL, 4, STRING, I_NULL, DISCRETE, NONE, "control.error")
+    X(CTL_ERROR, CL_CONTROL, 4, STRING, I_NULL, DISCRETE, NONE,                \
+      "control.error")                                                         \
+    X(CTL_RENEW, CL_CONTROL, 5, STRING, I_NULL, DISCRETE, NONE, "control.renew")
 
 enum metric_id {
 #define METRIC_ENUM(id, ...) M_##id,

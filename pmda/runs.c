@@ -1,12 +1,14 @@
 /* Slots over the catalogue, each keeping the runner's object of its last
  * run until the next start replaces it, so results stay readable. Totals
- * over a run are the finished repeats plus the repeat in progress. */
+ * over a run are the finished repeats plus the repeat in progress. A
+ * lease is timed by CLOCK_MONOTONIC: setting the clock moves no lease. */
 #include "pmda/runs.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "workloads/extras.h"
 #include "workloads/meter.h"
@@ -28,6 +30,9 @@ struct slot {
     char extras[WL_EXTRAS_TEXT_MAX];
     double started, ended; /* CLOCK_REALTIME of the run's start and end */
     char *log;             /* repeat_log, RUNS_LOG_MAX; from the first run */
+    double lease;          /* s a renewal holds the run; 0: no lease */
+    double lease_end;      /* CLOCK_MONOTONIC when it runs out */
+    bool lease_out;        /* it ran out: the run is being stopped */
 };
 
 struct runs {
@@ -48,6 +53,13 @@ struct runs *runs_new(int max_live, void (*log)(const char *line))
     for (int i = 0; i < n; i++)
         rs->slot[i].w = workload_registry[i];
     return rs;
+}
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static bool live(const struct slot *s)
@@ -99,12 +111,32 @@ int runs_start(struct runs *rs, const struct start_req *req, char *err,
         return -1;
     s->started = started;
     s->ended = NAN;
+    s->lease = req->lease;
+    s->lease_end = mono() + req->lease;
+    s->lease_out = false;
     wl_run_free(s->run); /* the last run has ended: this does not block */
     s->run = r;
     s->extras_of = NULL; /* the old results are gone */
     s->runs++;
-    control_format_args(req->w, req->param, &req->opt, s->args, sizeof s->args);
+    control_format_args(req, s->args, sizeof s->args);
     return 0;
+}
+
+/* True while s's run is live under a lease that has not run out. */
+static bool leased(const struct slot *s)
+{
+    return s->lease > 0 && !s->lease_out && live(s);
+}
+
+bool runs_renew(struct runs *rs, const struct workload *w, double lease)
+{
+    struct slot *s = find(rs, w);
+    if (!s || !leased(s))
+        return false;
+    if (lease > 0)
+        s->lease = lease;
+    s->lease_end = mono() + s->lease;
+    return true;
 }
 
 bool runs_stop(struct runs *rs, const struct workload *w)
@@ -140,13 +172,31 @@ static void log_end(const struct runs *rs, const struct slot *s)
     rs->log(line);
 }
 
+/* Stops s's run: its client has not renewed the lease in time (killed,
+ * cut off, or hung), so nobody is left to stop it. */
+static void lease_ran_out(const struct runs *rs, struct slot *s)
+{
+    s->lease_out = true;
+    wl_run_stop(s->run);
+    if (rs->log) {
+        char line[256];
+        snprintf(line, sizeof line,
+                 "lease of %s ran out: no renewal in %.10g s; stopping it",
+                 s->w->name, s->lease);
+        rs->log(line);
+    }
+}
+
 void runs_poll(struct runs *rs)
 {
+    double now = mono();
     for (int i = 0; i < rs->nslots; i++) {
         struct slot *s = &rs->slot[i];
         if (live(s) && wl_run_state_final(wl_run_poll(s->run))) {
             s->ended = wl_realtime();
             log_end(rs, s);
+        } else if (leased(s) && now >= s->lease_end) {
+            lease_ran_out(rs, s);
         }
     }
 }
@@ -186,6 +236,11 @@ int runs_timeout_ms(const struct runs *rs)
         int want = st.state == WL_RUN_STOPPING ? POLL_STOPPING_MS
                    : wl_run_fd(s->run) < 0     ? POLL_NO_PIDFD_MS
                                                : POLL_LIVE_MS;
+        if (leased(s)) { /* at the moment it runs out, not a poll later */
+            double left = ceil((s->lease_end - mono()) * 1e3);
+            if (left < want)
+                want = left < 0 ? 0 : (int)left;
+        }
         if (ms < 0 || want < ms)
             ms = want;
     }
@@ -276,6 +331,9 @@ void runs_view(struct runs *rs, int i, struct run_view *v)
     stats_compute(NULL, 0, &v->stats);
     v->run_start = s->run ? s->started : NAN;
     v->run_end = s->run && !live(s) ? s->ended : NAN;
+    v->lease_left = s->lease > 0 && live(s)
+                        ? (s->lease_out ? 0 : fmax(0, s->lease_end - mono()))
+                        : NAN;
     v->repeat_log = "";
     if (s->run) {
         view_run(s->run, v);

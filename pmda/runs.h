@@ -1,6 +1,7 @@
 /* The agent's run bookkeeping: one slot per catalogue workload holding its
  * current or last run (the runner's own object, the same code the host
- * uses), a cap on live runs, and the view a fetch reads. No PCP here. */
+ * uses), a cap on live runs, the runs' leases, and the view a fetch reads.
+ * No PCP here. */
 #ifndef PARALLAX_PMDA_RUNS_H
 #define PARALLAX_PMDA_RUNS_H
 
@@ -36,6 +37,8 @@ struct run_view {
     double run_end;         /* ... at the end seen; NaN while it runs */
     const char *repeat_log; /* workloads/repeat_log.h */
     struct wl_lanes lanes;  /* its tasks side by side (sched's jN) */
+    double lease_left;      /* s before its lease runs out (0 once it has);
+                               NaN: no lease, or the run has ended */
 };
 
 struct runs;
@@ -45,9 +48,15 @@ struct runs;
 struct runs *runs_new(int max_live, void (*log)(const char *line));
 
 /* Starts req's workload. 0, or -1 with the reason in err (already running,
- * too many runs, or the runner refused). */
+ * too many runs, or the runner refused). With req->lease the run is
+ * stopped once that many seconds pass without a renewal (runs_poll). */
 int runs_start(struct runs *rs, const struct start_req *req, char *err,
                size_t errlen);
+
+/* Renews the lease of w's run: it now ends `lease` seconds from now (0:
+ * its lease's own length; a new length holds for the next renewals too)
+ * unless renewed again. True when w runs under a lease not yet out. */
+bool runs_renew(struct runs *rs, const struct workload *w, double lease);
 
 /* Asks w's run to stop; true if it was live. */
 bool runs_stop(struct runs *rs, const struct workload *w);
@@ -55,7 +64,8 @@ bool runs_stop(struct runs *rs, const struct workload *w);
 /* Asks every live run to stop; returns how many were live. */
 int runs_stop_all(struct runs *rs);
 
-/* Reaps ended runs and escalates stops; never blocks. */
+/* Reaps ended runs, escalates stops and stops the runs whose lease ran
+ * out; never blocks. */
 void runs_poll(struct runs *rs);
 
 /* Runs not yet ended (stopping ones included). */
@@ -67,7 +77,8 @@ int runs_max(const struct runs *rs);
 /* Fills pfd with the exit descriptors of live runs; returns how many. */
 int runs_pollfds(const struct runs *rs, struct pollfd *pfd, int max);
 
-/* How soon runs_poll must run again, in ms; -1 when nothing is live. */
+/* How soon runs_poll must run again, in ms (a lease running out is one
+ * such moment); -1 when nothing is live. */
 int runs_timeout_ms(const struct runs *rs);
 
 /* Longest repeat_log: a line per repeat the control metric allows, and

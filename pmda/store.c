@@ -59,6 +59,25 @@ static int store_stop(struct agent *a, const char *text)
     return 0; /* stopping what has already ended is not an error */
 }
 
+/* A renewal: the names of leased runs a client still follows, and maybe
+ * the lease they get from now on. Every name must be in the catalogue;
+ * one that is not running (it has just ended) or has no lease is passed
+ * over. Not logged: one comes every few seconds from each client. */
+static int store_renew(struct agent *a, const char *text)
+{
+    char err[512];
+    const struct workload *w[CONTROL_MAX_NAMES];
+    double lease;
+    int n = control_parse_renew(text, &lease, w, CONTROL_MAX_NAMES, err,
+                                sizeof err);
+    if (n < 0)
+        return refuse(a, PM_ERR_BADSTORE, M_CTL_RENEW, "%s", err);
+    for (int i = 0; i < n; i++)
+        runs_renew(a->runs, w[i], lease);
+    snprintf(a->last_renew, sizeof a->last_renew, "%s", text);
+    return 0;
+}
+
 /* The integer-valued controls: store 1 to act. */
 static int store_action(struct agent *a, int id, const pmValueSet *vs)
 {
@@ -90,6 +109,8 @@ static int store_one(struct agent *a, const pmValueSet *vs)
     char text[CONTROL_MAX_TEXT + 1], err[256];
     if (text_of(vs, text, err, sizeof err) < 0)
         return refuse(a, PM_ERR_BADSTORE, id, "%s", err);
+    if (id == M_CTL_RENEW)
+        return store_renew(a, text);
     return id == M_CTL_START ? store_start(a, text) : store_stop(a, text);
 }
 

@@ -50,6 +50,12 @@ wait_for() {
     done
 }
 
+# within VALUE LO HI: VALUE (a decimal number) is from LO to HI.
+within() { awk -v s="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(s >= lo && s <= hi) }'; }
+
+# since T: the seconds from T (date +%s.%N) to now, to the hundredth.
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
+
 # expect_fail STATUS PATTERN COMMAND...: COMMAND must exit with STATUS and
 # print exactly one line on stderr that matches PATTERN.
 expect_fail() {

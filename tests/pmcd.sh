@@ -155,6 +155,48 @@ agent_running() {
 }
 agent_not_running() { ! agent_running "$@"; }
 
+# agent_value PORT METRIC INSTANCE: the value the agent behind
+# localhost:PORT gives for METRIC's INSTANCE (a workload), a string
+# unquoted; nothing when it has none. agent_single PORT METRIC: the same
+# for a metric without instances.
+agent_value() {
+    pminfo -h "localhost:$1" -f "$2" 2>/dev/null |
+        sed -n "s/^ *inst \[[0-9]* or \"$3\"\] value \(.*\)\$/\1/p" |
+        sed 's/^"\(.*\)"$/\1/'
+}
+agent_single() {
+    pminfo -h "localhost:$1" -f "$2" 2>/dev/null |
+        sed -n 's/^ *value \(.*\)$/\1/p' | sed 's/^"\(.*\)"$/\1/'
+}
+
+# lease_ends_run PID PORT LEASE LOG: PID is a parallax whose run of
+# syscall-null on the agent behind localhost:PORT (logging to LOG) has a
+# lease of LEASE s on a clock that keeps real time; once the renewals say
+# so (the lease starts at the agent's longest while the guest's rate is
+# not known), kill -9 of PID, and the run must end within the lease by
+# this host's clock (plus the agent's stop, about 0.2 s, and the polls),
+# not before the lease less a renewal period (LEASE/6), with the agent's
+# log saying the lease ran out; sets took to the seconds it took.
+lease_ends_run() {
+    local pid=$1 port=$2 lease=$3 log=$4 t0
+    renewed() {
+        agent_single "$port" parallax.control.renew |
+            grep -qE "^--lease=$lease(\.[0-9]*)? syscall-null\$" &&
+            within "$(agent_value "$port" parallax.workload.lease syscall-null)" 0 "$lease"
+    }
+    wait_for 10 renewed || fail "parallax does not renew the lease: $(agent_single "$port" parallax.control.renew)"
+    kill -9 "$pid"
+    t0=$(date +%s.%N)
+    wait_for 10 agent_not_running "$port" syscall-null ||
+        fail "the guest's run went on 10 s after parallax was killed (lease $lease s)"
+    took=$(since "$t0")
+    within "$took" "$(awk -v l="$lease" 'BEGIN { print l * 5 / 6 - 0.1 }')" \
+        "$(awk -v l="$lease" 'BEGIN { print l + 1.5 }')" ||
+        fail "the guest's run ended $took s after the kill; the lease is $lease s"
+    grep -qE "lease of syscall-null ran out: no renewal in $lease(\.[0-9]*)? s" "$log" ||
+        fail "the agent's log does not say the lease ran out"
+}
+
 # pmcd_two_agents DIR1 DIR2 [ACCESS2]: pmcd_start_agent in DIR1 and in DIR2
 # (with the [access] lines ACCESS2) on the ports PARALLAX_TEST_PORTS="P1
 # P2" names, else on free ones; sets p1 and p2. Fails the test when either

@@ -388,6 +388,7 @@ int tui_run(const struct options *o)
     }
     jobs_init(&jobs);
     jobs.opts.repeats = o->repeats;
+    jobs.lease = o->lease;
     report_dir = o->report_dir;
     if (baselines_open(&s, &jobs, o->baselines, o->nbaselines, err,
                        sizeof(err)) < 0 ||

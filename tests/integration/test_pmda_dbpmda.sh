@@ -197,6 +197,29 @@ none_live() { [ "$(fetch parallax.agent.running)" = 0 ]; }
 wait_for 5 none_live || fail "runs left after stop_all"
 echo "ok: stop -> idle with ops kept ($o3), stop_all -> nothing live"
 
+# a lease nobody renews: the agent's own timer stops the run 2 s after its
+# start (by this host's clock), with nothing from dbpmda meanwhile
+before=" $(children "$apid") "
+db 'store parallax.control.start "syscall-null --duration=60 --lease=2"'
+t0=$(date +%s.%N)
+grep -q Error "$out" && { cat "$out"; fail "start with a lease refused"; }
+run=
+for p in $(children "$apid"); do [[ "$before" == *" $p "* ]] || run+=" $p"; done
+[ -n "$run" ] || fail "the leased run has no processes"
+# shellcheck disable=SC2086
+wait_for 10 all_gone $run || fail "the leased run ($run) went on unrenewed"
+took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+awk -v t="$took" 'BEGIN { exit !(t >= 1.8 && t <= 3.0) }' ||
+    fail "the run with a 2 s lease ended $took s after its start"
+[ "$(fetch parallax.workload.state)" = idle ] || fail "not idle after the lease: $(val)"
+grep -q 'lease of syscall-null ran out' "$work/agent.log" || fail "no log line for the lease"
+db 'store parallax.control.renew "syscall-null syscall-read"'
+grep -q Error "$out" && { cat "$out"; fail "renewal refused"; }
+[ "$(fetch parallax.workload.state)" = idle ] || fail "a late renewal brought it back"
+refused 'parallax.control.renew "nosuch"' 'unknown workload "nosuch"'
+refused 'parallax.control.start "syscall-null --lease=0.5"' 'lease=0.5: expected'
+echo "ok: an unrenewed 2 s lease ended its run ${took} s after the start"
+
 db 'store parallax.control.probe "1"'
 probed() { [ "$(fetch parallax.clock.probes)" -ge 1 ]; }
 wait_for 10 probed || fail "no clock probe"

@@ -5,7 +5,8 @@
 # the remote host may fetch but not store (PM_ERR_PERMISSION, and nothing
 # starts); after the admin's one line `allow "10.200.N.2" : store;` (the
 # docs/guests.md's) it may start and stop a workload. All traffic stays on
-# addresses of this machine.
+# addresses of this machine. A renewal of a lease (parallax.control.renew)
+# is refused from the remote host like any store: the lease runs out.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
@@ -61,6 +62,20 @@ grep -q 'No permission' "$work/out" || fail "not PM_ERR_PERMISSION: $(cat "$work
 grep -q 'Info: started' "$work/agent.log" && fail "the agent saw the store"
 echo "ok: remote fetch allowed, remote store refused: $(cat "$work/out")"
 
+# a lease's renewal is a store like any other: refused from the remote
+# host, so a run started here with a lease ends when it runs out
+idle() { [ "$(state)" = idle ]; }
+pmstore -h "localhost:${remote##*:}" parallax.control.start \
+    "syscall-null --duration=60 --lease=2" >"$work/out" 2>&1 ||
+    fail "local start with a lease: $(cat "$work/out")"
+if inns pmstore -h "$remote" parallax.control.renew syscall-null \
+    >"$work/out" 2>&1; then
+    fail "a remote renewal was accepted under the default access list"
+fi
+grep -q 'No permission' "$work/out" || fail "renewal not PM_ERR_PERMISSION: $(cat "$work/out")"
+wait_for 6 idle || fail "the lease did not run out"
+echo "ok: remote renewal refused: $(cat "$work/out"); the lease ran out"
+
 # the guest's admin opts in for this one host
 echo "allow \"$net.2\" : store;" >>"$work/pmcd/pmcd.conf"
 kill -HUP "$(cat "$work/pmcd/pid")"
@@ -73,7 +88,6 @@ running() { [ "$(state)" = running ]; }
 wait_for 5 running || fail "not running after the remote start"
 inns pmstore -h "$remote" parallax.control.stop syscall-null >/dev/null 2>&1 ||
     fail "remote stop refused"
-idle() { [ "$(state)" = idle ]; }
 wait_for 5 idle || fail "not idle after the remote stop"
 if inns pminfo -h "$remote" -f pmcd.version >/dev/null 2>&1; then :; else
     fail "remote fetch refused after the allow line"

@@ -8,9 +8,10 @@
 #   a closed terminal (the tmux window killed), with or without a SIGHUP
 #     reaching parallax: it ends, the guest's run is stopped;
 #   SIGKILL and SIGSEGV (a fault): the host's run directory goes all the
-#     same; the guest's run, out of reach, goes on, and the next parallax
-#     shows it running (not started by it), and Space on it, or x, stops
-#     it.
+#     same; the guest's run, out of reach, goes on until its lease runs
+#     out (here 600 s: test_lease_tui.sh checks that it does), and the next
+#     parallax shows it running (not started by it), and Space on it, or
+#     x, stops it.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
@@ -35,9 +36,9 @@ no_run_dirs() { [ -z "$(ls -A "$work/tmp")" ]; }
 restored() {
     [ "$(tm display -p -t t '#{alternate_on} #{cursor_flag} #{keypad_cursor_flag}')" = "0 1 0" ]
 }
-cmd="TMPDIR=$work/tmp $bin -r 50 -h g=localhost:$port"
+cmd="TMPDIR=$work/tmp $bin -r 50 --lease 600 -h g=localhost:$port"
 # the parallax of cmd, by its command line (the oldest: its runs share it)
-pid_of() { pgrep -o -f "^$bin -r 50 -h g=localhost:$port\$"; }
+pid_of() { pgrep -o -f "^$bin -r 50 --lease 600 -h g=localhost:$port\$"; }
 
 # start: parallax at the shell's prompt, syscall-null started on the host
 # and the guest
@@ -84,7 +85,7 @@ for how in "" "setsid -w env"; do
     wait_for 5 agent_not_running "$port" syscall-null ||
         fail "closed terminal ($how): the guest's run goes on"
     wait_for 5 no_run_dirs || fail "closed terminal ($how): left $(ls "$work/tmp")"
-    wait_for 5 bash -c "! pgrep -f '^$bin -r 50 -h g=localhost:$port\$' >/dev/null" ||
+    wait_for 5 bash -c "! pgrep -f '^$bin -r 50 --lease 600 -h g=localhost:$port\$' >/dev/null" ||
         fail "closed terminal ($how): parallax still runs"
     echo "ok: closed terminal${how:+ ($how)}: parallax gone, guest's run stopped, no run directory"
 done

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "cli/options.h"
+#include "core/lease.h"
 
 static char err[256];
 static struct options o;
@@ -29,6 +30,30 @@ static void test_defaults(void **state)
     assert_true(o.interval == 1.0);
     assert_false(o.text);
     assert_int_equal(o.samples, 0);
+    assert_true(o.lease == LEASE_DEFAULT_S);
+}
+
+/* --lease: decimal seconds within the agent's bounds, 2 to 3600 */
+static void test_lease(void **state)
+{
+    (void)state;
+    const char *ok[] = {"2", "2.5", "30", "3600"};
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        const char *argv[] = {"parallax", "--lease", ok[i], NULL};
+        assert_int_equal(parse(3, argv), OPT_RUN);
+        assert_true(o.lease == strtod(ok[i], NULL));
+    }
+    const char *eq[] = {"parallax", "--lease=4", "--batch", "quick", NULL};
+    assert_int_equal(parse(4, eq), OPT_RUN);
+    assert_true(o.lease == 4);
+    const char *bad[] = {"0",   "1.99", "-5", "3601", "0x10",
+                         "nan", "inf",  "",   "4s"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        const char *argv[] = {"parallax", "--lease", bad[i], NULL};
+        assert_int_equal(parse(3, argv), OPT_ERROR);
+        assert_non_null(strstr(err, "lease"));
+        assert_non_null(strstr(err, "from 2 to 3600; try --lease 30"));
+    }
 }
 
 static void test_text_interval_samples(void **state)
@@ -209,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_theme),
         cmocka_unit_test(test_verbose),
         cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_lease),
         cmocka_unit_test(test_text_interval_samples),
         cmocka_unit_test(test_bad_intervals),
         cmocka_unit_test(test_bad_samples_and_unknown),

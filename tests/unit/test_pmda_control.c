@@ -1,6 +1,7 @@
 /* The agent's control parsing: what a client stores is checked byte by
  * byte and word by word against the catalogue and the bounds, refusals
- * say why in one line, and the args a run reports parse back to the same
+ * say why in one line, a lease is bounded and a renewal names only
+ * catalogue workloads, and the args a run reports parse back to the same
  * run. */
 #include <math.h>
 #include <setjmp.h>
@@ -77,6 +78,7 @@ static void test_defaults(void **state)
     assert_float_equal(req.opt.duration, d.duration, 0);
     assert_float_equal(req.opt.warmup, d.warmup, 0);
     assert_int_equal(req.opt.cpu, -1);
+    assert_float_equal(req.lease, 0, 0); /* pmstore's runs have none */
     assert_int_equal(start("  syscall-null\t "), 0); /* blanks around */
 }
 
@@ -107,6 +109,103 @@ static void test_options(void **state)
     refused("syscall-null --duration=1 --count=5", "not both");
     refused("syscall-null --repeats", "unknown option");
     refused("syscall-null --exec=/bin/sh", "unknown option");
+}
+
+/* --lease=SECS: 2 to 3600 s, decimal, given once or the last one wins
+ * like every option; anything else is refused naming the bounds. */
+static void test_lease(void **state)
+{
+    (void)state;
+    assert_int_equal(start("syscall-null --lease=30"), 0);
+    assert_float_equal(req.lease, 30, 0);
+    assert_int_equal(start("syscall-null --repeats=50 --lease=2 --cpu=0"), 0);
+    assert_float_equal(req.lease, 2, 0);
+    assert_int_equal(req.opt.repeats, 50);
+    assert_int_equal(start("syscall-null --lease=3600"), 0);
+    assert_float_equal(req.lease, 3600, 0);
+    assert_int_equal(start("syscall-null --lease=2.5"), 0);
+    assert_float_equal(req.lease, 2.5, 0);
+    refused("syscall-null --lease=1.99",
+            "--lease=1.99: expected a number 2..3600");
+    refused("syscall-null --lease=0", "2..3600");
+    refused("syscall-null --lease=-5", "2..3600");
+    refused("syscall-null --lease=3600.5", "2..3600");
+    refused("syscall-null --lease=1e9", "2..3600");
+    refused("syscall-null --lease=inf", "--lease=inf");
+    refused("syscall-null --lease=nan", "--lease=nan");
+    refused("syscall-null --lease=0x10", "--lease=0x10");
+    refused("syscall-null --lease=", "--lease=");
+    refused("syscall-null --lease", "unknown option");
+    refused("syscall-null --leases=30", "unknown option");
+    /* the refusal of an unknown option names --lease among the options */
+    refused("syscall-null --nosuch=1", "--lease=SECS");
+}
+
+static double lease;
+
+static int renew(const char *text, const struct workload **w, int max)
+{
+    err[0] = '\0';
+    lease = -1;
+    return control_parse_renew(text, &lease, w, max, err, sizeof err);
+}
+
+/* What parallax.control.renew takes: one or more catalogue names, and
+ * maybe the lease they get from now on. */
+static void test_renew(void **state)
+{
+    (void)state;
+    const struct workload *w[CONTROL_MAX_NAMES];
+    assert_int_equal(renew("syscall-null", w, CONTROL_MAX_NAMES), 1);
+    assert_string_equal(w[0]->name, "syscall-null");
+    assert_float_equal(lease, 0, 0); /* each keeps its own */
+    assert_int_equal(
+        renew(" syscall-null\tsyscall-null ", w, CONTROL_MAX_NAMES), 2);
+    const struct workload *other = workload_registry[1];
+    char text[CONTROL_MAX_TEXT + 64];
+    snprintf(text, sizeof text, "--lease=90 syscall-null %s", other->name);
+    assert_int_equal(renew(text, w, CONTROL_MAX_NAMES), 2);
+    assert_ptr_equal(w[1], other);
+    assert_float_equal(lease, 90, 0);
+    assert_int_equal(renew("syscall-null --lease=2.5", w, CONTROL_MAX_NAMES),
+                     1);
+    assert_float_equal(lease, 2.5, 0);
+    /* the lease within the bounds of a start's */
+    assert_int_equal(renew("--lease=1 syscall-null", w, CONTROL_MAX_NAMES), -1);
+    assert_non_null(strstr(err, "--lease=1: expected a number 2..3600"));
+    assert_int_equal(renew("--lease=3601 syscall-null", w, CONTROL_MAX_NAMES),
+                     -1);
+    assert_int_equal(renew("--lease=0x10 syscall-null", w, CONTROL_MAX_NAMES),
+                     -1);
+    assert_int_equal(renew("--lease=nan syscall-null", w, CONTROL_MAX_NAMES),
+                     -1);
+    /* no other option */
+    assert_int_equal(renew("--repeats=5 syscall-null", w, CONTROL_MAX_NAMES),
+                     -1);
+    assert_non_null(strstr(err, "a renewal takes --lease=SECS"));
+    /* every name is checked: one unknown refuses the whole renewal */
+    assert_int_equal(renew("syscall-null nosuch", w, CONTROL_MAX_NAMES), -1);
+    assert_non_null(strstr(err, "unknown workload \"nosuch\""));
+    assert_int_equal(renew("", w, CONTROL_MAX_NAMES), -1);
+    assert_non_null(strstr(err, "got none"));
+    assert_int_equal(renew("--lease=30", w, CONTROL_MAX_NAMES), -1);
+    assert_non_null(strstr(err, "got none"));
+    assert_int_equal(renew("$(reboot)", w, CONTROL_MAX_NAMES), -1);
+    assert_int_equal(renew("syscall-null\n", w, CONTROL_MAX_NAMES), -1);
+    assert_non_null(strstr(err, "printable ASCII"));
+    /* no more names than the caller has room for */
+    assert_int_equal(renew("syscall-null syscall-null", w, 1), -1);
+    assert_non_null(strstr(err, "more than 1 names"));
+    assert_int_equal(renew("--lease=5 syscall-null", w, 1), 1);
+    text[0] = '\0';
+    for (int i = 0; i <= CONTROL_MAX_NAMES; i++)
+        strcat(text, "sleep ");
+    assert_int_equal(renew(text, w, CONTROL_MAX_NAMES), -1);
+    assert_non_null(strstr(err, "more than"));
+    for (int i = 0; i < 3 * CONTROL_MAX_NAMES; i++)
+        strcat(text, "x ");
+    assert_int_equal(renew(text, w, CONTROL_MAX_NAMES), -1);
+    assert_null(strchr(err, '\n'));
 }
 
 static void test_names(void **state)
@@ -164,7 +263,8 @@ static void test_args_round_trip(void **state)
     const struct workload *w = with_params();
     char text[1024], args[512];
     const char *name = w ? w->name : "syscall-null";
-    snprintf(text, sizeof text, "%s --repeats=3 --duration=0.25 --cpu=0", name);
+    snprintf(text, sizeof text,
+             "%s --repeats=3 --duration=0.25 --cpu=0 --lease=7.5", name);
     if (w) {
         size_t n = strlen(text);
         snprintf(text + n, sizeof text - n, " %s=%.17g", w->params[0].name,
@@ -172,16 +272,22 @@ static void test_args_round_trip(void **state)
     }
     assert_int_equal(start(text), 0);
     struct start_req first = req;
-    control_format_args(first.w, first.param, &first.opt, args, sizeof args);
+    control_format_args(&first, args, sizeof args);
+    assert_non_null(strstr(args, " --lease=7.5"));
     snprintf(text, sizeof text, "%s %s", name, args);
     assert_int_equal(start(text), 0);
     assert_ptr_equal(req.w, first.w);
     assert_int_equal(req.opt.repeats, 3);
     assert_float_equal(req.opt.duration, 0.25, 0);
     assert_int_equal(req.opt.cpu, 0);
+    assert_float_equal(req.lease, 7.5, 0);
     assert_memory_equal(req.param, first.param, sizeof req.param);
-    control_format_args(req.w, req.param, &req.opt, text, sizeof text);
+    control_format_args(&req, text, sizeof text);
     assert_string_equal(text, args);
+    /* a run without a lease says none */
+    assert_int_equal(start("syscall-null"), 0);
+    control_format_args(&req, text, sizeof text);
+    assert_null(strstr(text, "lease"));
 }
 
 int main(void)
@@ -190,6 +296,8 @@ int main(void)
         cmocka_unit_test(test_text_checks),
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_options),
+        cmocka_unit_test(test_lease),
+        cmocka_unit_test(test_renew),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_stop_name),

@@ -3,7 +3,9 @@
  * source, and a sample taken stays intact while the thread fetches on.
  * Stopping (issue 16): a store queued just before the stop is made (a
  * quit's stop of a guest's runs), and guests whose fetch hangs are not
- * waited for. A fake backend stands in for PCP. */
+ * waited for. A lease's renewal is made on its own period between
+ * samples, without a fetch, and a failure comes with one sample only. A
+ * fake backend stands in for PCP. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include <math.h>
 #include <poll.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,6 +95,35 @@ static const struct backend storing = {
     .close = fake_close,
 };
 static const struct backend *const storings[] = {&storing, NULL};
+/* A guest's backend counting its fetches, whose stores fail while
+ * refuse_stores is set. */
+static atomic_int fetches, refuse_stores;
+
+static int counted_fetch(void *state, struct sample *out)
+{
+    atomic_fetch_add(&fetches, 1);
+    return fake_fetch(state, out);
+}
+
+static int maybe_store(void *state, const char *name, const char *value,
+                       char *msg, size_t msglen)
+{
+    fake_store(state, name, value, msg, msglen);
+    if (!atomic_load(&refuse_stores))
+        return 0;
+    snprintf(msg, msglen, "refused %s %s", name, value);
+    return -1;
+}
+
+static const struct backend counting = {
+    .name = "counting",
+    .open = fake_open,
+    .fetch = counted_fetch,
+    .store = maybe_store,
+    .close = fake_close,
+};
+static const struct backend *const countings[] = {&counting, NULL};
+
 static const struct backend hung = {
     .name = "hung",
     .open = fake_open,
@@ -185,6 +217,65 @@ static void test_stop_makes_queued_stores(void **state)
     assert_int_equal(atomic_load(&stores_made), 1);
 }
 
+/* A renewal every 0.1 s is made between samples an hour apart, with no
+ * fetch; an empty value ends it. */
+static void test_renewal_between_samples(void **state)
+{
+    (void)state;
+    atomic_store(&refuse_stores, 0);
+    struct sampler *s = sampler_start(countings, "guest", 3600, NULL);
+    assert_non_null(s);
+    for (int i = 0; i < 500 && !sampler_take(s); i++)
+        sleep_s(0.01); /* the first fetch is made: the thread sleeps */
+    int f0 = atomic_load(&fetches);
+    atomic_store(&stores_made, 0);
+    sampler_renew(s, "parallax.control.renew", "syscall-null", 0.1);
+    sleep_s(0.55);
+    int n = atomic_load(&stores_made);
+    assert_true(n >= 3 && n <= 6); /* 5, give or take a busy machine */
+    assert_int_equal(atomic_load(&fetches), f0);
+    assert_null(sampler_take(s));
+    /* the same value again keeps the schedule; another one too */
+    sampler_renew(s, "parallax.control.renew", "syscall-null", 0.1);
+    sampler_renew(s, "parallax.control.renew", "syscall-null sleep", 0.1);
+    sleep_s(0.25);
+    assert_true(atomic_load(&stores_made) > n);
+    sampler_renew(s, "parallax.control.renew", "", 0.1);
+    sleep_s(0.05); /* one in flight may still land */
+    n = atomic_load(&stores_made);
+    sleep_s(0.3);
+    assert_int_equal(atomic_load(&stores_made), n);
+    assert_int_equal(atomic_load(&fetches), f0);
+    sampler_stop(s);
+}
+
+/* Renewals that fail say so in the next sample, once for a reason. */
+static void test_renewal_failure_said_once(void **state)
+{
+    (void)state;
+    atomic_store(&refuse_stores, 1);
+    struct sampler *s = sampler_start(countings, "guest", 0.1, NULL);
+    assert_non_null(s);
+    sampler_renew(s, "parallax.control.renew", "syscall-null", 0.03);
+    int said = 0, samples = 0;
+    for (int i = 0; i < 60; i++) {
+        sleep_s(0.02);
+        const struct sample *smp = sampler_take(s);
+        if (!smp)
+            continue;
+        samples++;
+        if (smp->renew_error[0]) {
+            said++;
+            assert_string_equal(smp->renew_error,
+                                "refused parallax.control.renew syscall-null");
+        }
+    }
+    assert_true(samples >= 4);
+    assert_int_equal(said, 1);
+    sampler_stop(s);
+    atomic_store(&refuse_stores, 0);
+}
+
 /* Guests stuck inside a fetch, with nothing to store, are not waited for:
  * five of them stop in far less than one STOP_WAIT_MS (200 ms), each
  * thread ending by itself once its fetch returns. */
@@ -216,6 +307,8 @@ int main(void)
         cmocka_unit_test(test_taken_sample_stays_intact),
         cmocka_unit_test(test_stop_makes_queued_stores),
         cmocka_unit_test(test_stop_does_not_wait_on_hung_guests),
+        cmocka_unit_test(test_renewal_between_samples),
+        cmocka_unit_test(test_renewal_failure_said_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
