@@ -25,11 +25,11 @@ CURSES_CFLAGS = $(call pc,--cflags,ncursesw)
 TEST_CFLAGS  = $(call pc,--cflags,cmocka)
 # libgtop is dlopen'ed by collectors/gtop_source.c when the fallback is
 # needed, not linked: it and GLib cost a megabyte of RSS (issue 10).
-LIBS         = $(call pc,--libs,ncursesw libpcp libcrypto jansson) \
+LIBS         = $(call pc,--libs,ncursesw libpcp libcrypto jansson libcurl) \
                -lpthread -lm -ldl
 RUN_LIBS     = $(call pc,--libs,libpcp libcrypto jansson) -lpthread -lm -ldl
 PMDA_LIBS    = $(call pc,--libs,libpcp_pmda libpcp) -lpthread -lm -ldl
-TEST_LIBS    = $(call pc,--libs,cmocka libpcp libcrypto jansson) \
+TEST_LIBS    = $(call pc,--libs,cmocka libpcp libcrypto jansson libcurl) \
                -lpthread -lm -ldl
 
 # The ncurses-free heart and its rooms: the model (core/), the cells and
@@ -43,9 +43,12 @@ CORE_SRC := $(foreach d,core view report theme cli,$(wildcard $(d)/*.c))
 LAUNCH_SRC := $(wildcard guest/demo_guest*.c)
 LAUNCH_OBJ := $(LAUNCH_SRC:guest/%.c=$(BUILD)/guest-launcher/%.o)
 COLL_SRC := $(wildcard collectors/*.c)
+# The fleet (fleet/, issue 20): pmproxy's REST interface through libcurl
+# and jansson; no PCP headers.
+FLEET_SRC := $(wildcard fleet/*.c)
 WL_SRC   := $(filter-out workloads/parallax_run.c,$(wildcard workloads/*.c))
 TUI_SRC  := $(wildcard tui/*.c)
-LIB_SRC  := $(CORE_SRC) $(COLL_SRC) $(WL_SRC)
+LIB_SRC  := $(CORE_SRC) $(COLL_SRC) $(FLEET_SRC) $(WL_SRC)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LAUNCH_OBJ)
 TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
 UNIT_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -114,6 +117,7 @@ format-check:
 $(BUILD)/collectors/%.o $(BUILD)/pmda/%.o: XCFLAGS = $(PCP_CFLAGS)
 $(BUILD)/tui/%.o: XCFLAGS = $(CURSES_CFLAGS)
 $(BUILD)/report/%.o: XCFLAGS = $(call pc,--cflags,jansson)
+$(BUILD)/fleet/%.o: XCFLAGS = $(call pc,--cflags,libcurl jansson)
 $(BUILD)/theme/%.o: XCFLAGS = -DPARALLAX_THEMEDIR='"$(THEMEDIR)"'
 $(BUILD)/workloads/%.o: XCFLAGS = $(call pc,--cflags,libcrypto) \
     -DPARALLAX_LIBEXEC='"$(LIBEXECDIR)"'

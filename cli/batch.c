@@ -43,29 +43,11 @@ static int resolve(const struct jobs *j, const char *what, int *out, char *err,
                    size_t errlen)
 {
     const struct workload *wl[JOBS_MAX_WL];
-    int n = 0;
-    const struct wl_suite *suite = suite_find(what);
-    if (suite) {
-        n = suite_resolve(suite, wl, JOBS_MAX_WL, err, errlen);
-        if (n < 0)
-            return -1;
-    } else {
-        char list[512];
-        snprintf(list, sizeof(list), "%s", what);
-        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
-             tok = strtok_r(NULL, ",", &save)) {
-            wl[n] = workload_find(tok);
-            if (!wl[n] || n == JOBS_MAX_WL - 1) {
-                char suites[256];
-                suite_names(suites, sizeof(suites));
-                snprintf(err, errlen,
-                         "--batch: '%s' is neither a suite (%s) nor a "
-                         "workload; see parallax-run --list",
-                         tok, suites);
-                return -1;
-            }
-            n++;
-        }
+    char why[400];
+    int n = suite_or_list_resolve(what, wl, JOBS_MAX_WL, why, sizeof(why));
+    if (n < 0) {
+        snprintf(err, errlen, "--batch: %s", why);
+        return -1;
     }
     for (int i = 0; i < n; i++)
         for (int w = 0; w < j->nwl; w++)

@@ -6,9 +6,11 @@
 set -eu
 
 # build: compiler flags come from pkg-config for every library
-BUILD="pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libgtop2-dev libssl-dev libjansson-dev"
-# run: pcp itself (local context, pmcd for guests and tests)
-RUN="pcp"
+BUILD="pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libgtop2-dev libssl-dev libjansson-dev libcurl4-openssl-dev"
+# run: pcp itself (local context, pmcd for guests and tests); redis-server
+# for the fleet (pmproxy and pmseries keep their series there: make
+# fleet-demo, the fleet tests and bench)
+RUN="pcp redis-server"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench
 # reference, groff and man-db to check that the man pages render
 TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db"

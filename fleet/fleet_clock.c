@@ -1,0 +1,87 @@
+/* See fleet_clock.h. */
+#include "fleet/fleet_clock.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STEP_FRACTION 0.25 /* a gap further than this from whole ticks */
+
+void fleet_ticks_init(struct fleet_ticks *t)
+{
+    memset(t, 0, sizeof(*t));
+}
+
+/* The stamp `age` records old (0 = newest). */
+static double at(const struct fleet_ticks *t, int age)
+{
+    return t->stamp[(t->head - 1 - age + 2 * FLEET_TICKS) % FLEET_TICKS];
+}
+
+double fleet_ticks_last(const struct fleet_ticks *t)
+{
+    return t->count ? at(t, 0) : NAN;
+}
+
+void fleet_ticks_add(struct fleet_ticks *t, double stamp)
+{
+    if (!isfinite(stamp) || (t->count && stamp <= at(t, 0)))
+        return;
+    t->stamp[t->head] = stamp;
+    t->head = (t->head + 1) % FLEET_TICKS;
+    if (t->count < FLEET_TICKS)
+        t->count++;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double fleet_ticks_rate(const struct fleet_ticks *t)
+{
+    int n = t->count;
+    if (n < FLEET_TICKS_MIN)
+        return NAN;
+    double d[FLEET_TICKS], work[FLEET_TICKS];
+    for (int i = 0; i < n - 1; i++) /* d[i]: newest-first gaps */
+        work[i] = d[i] = at(t, i) - at(t, i + 1);
+    double spacing = median(work, n - 1);
+    if (!(spacing > 0))
+        return NAN;
+    /* tick numbers back from the newest, up to the first gap that is no
+     * whole number of ticks: a step of the source's clock */
+    double k[FLEET_TICKS], s[FLEET_TICKS];
+    int used = 1;
+    k[0] = 0;
+    s[0] = at(t, 0);
+    for (int i = 0; i < n - 1; i++) {
+        double ticks = d[i] / spacing, whole = round(ticks);
+        if (whole < 1 || fabs(ticks - whole) > STEP_FRACTION)
+            break;
+        k[used] = k[used - 1] - whole;
+        s[used] = at(t, i + 1);
+        used++;
+    }
+    if (used < FLEET_TICKS_MIN)
+        return NAN;
+    /* resistant line: medians of the newest and oldest thirds */
+    int third = used / 3;
+    double kn[FLEET_TICKS], sn[FLEET_TICKS], ko[FLEET_TICKS], so[FLEET_TICKS];
+    for (int i = 0; i < third; i++) {
+        kn[i] = k[i];
+        sn[i] = s[i] - s[0];
+        ko[i] = k[used - 1 - i];
+        so[i] = s[used - 1 - i] - s[0];
+    }
+    double dk = median(kn, third) - median(ko, third);
+    double ds = median(sn, third) - median(so, third);
+    return dk > 0 ? ds / dk : NAN;
+}
