@@ -40,6 +40,10 @@ struct options {
     int verbose;            /* -v, repeatable: how much goes to the log */
     int nbaselines;         /* --baseline [LABEL=]FILE */
     const char *baselines[OPTIONS_MAX_BASELINES];
+    /* the fleet (docs/fleet.md) */
+    const char *fleet;        /* --fleet URL of a pmproxy, NULL: not */
+    const char *fleet_filter; /* --fleet-filter: the guests shown and run */
+    int fleet_jobs;           /* --fleet-jobs: sources a run takes at once */
 };
 
 /* Parses argv into o (defaults first). On OPT_ERROR, err holds a one-line

@@ -19,6 +19,13 @@
 
 #define HOST 0
 
+/* The first source whose runs go through pmdaparallax stores: 1, or 0
+ * when model[0] is a remote host (a fleet pair, session_open_pair). */
+static int first_remote(const struct session *s)
+{
+    return s->nsrc > 0 && s->model[0].target[0] ? 0 : 1;
+}
+
 /* -v: how a run ended, for the log */
 static void log_end(const struct jobs *j, const struct session *s, int src,
                     int w, const struct job_cell *c)
@@ -145,12 +152,12 @@ int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
         return -1;
     }
     int started = 0;
-    if (!j->excluded[HOST]) {
+    if (!j->excluded[HOST] && first_remote(s) == 1) {
         if (start_host(j, w, err, errlen) < 0)
             return -1;
         started++;
     }
-    for (int src = 1; src < s->nsrc; src++)
+    for (int src = first_remote(s); src < s->nsrc; src++)
         if (!j->excluded[src])
             started += start_guest(j, s, src, w);
     if (!started) {
@@ -186,7 +193,7 @@ void jobs_stop(struct jobs *j, const struct session *s, int w)
         if (c)
             c->state = JOB_STOPPING;
     }
-    for (int src = 1; src < s->nsrc; src++) {
+    for (int src = first_remote(s); src < s->nsrc; src++) {
         struct job_cell *c = j->cells[src] ? &j->cells[src][w] : NULL;
         if (c && c->state == JOB_RUNNING) {
             c->store_id =
@@ -360,7 +367,7 @@ bool jobs_update(struct jobs *j, const struct session *s)
             if (!j->host_run[w])
                 log_end(j, s, HOST, w, jobs_cell(j, HOST, w));
         }
-        for (int src = 1; src < s->nsrc; src++) {
+        for (int src = first_remote(s); src < s->nsrc; src++) {
             const struct job_cell *c = j->cells[src] ? &j->cells[src][w] : 0;
             /* final states stay until the next start */
             if (c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING)) {
@@ -397,7 +404,8 @@ bool jobs_running(const struct jobs *j, int w)
             continue;
         if (j->host_run[i])
             return true;
-        for (int src = 1; src < SESSION_MAX_SOURCES; src++) {
+        /* a remote host's runs are in cell 0 (a local one's in host_run) */
+        for (int src = 0; src < SESSION_MAX_SOURCES; src++) {
             const struct job_cell *c = j->cells[src] ? &j->cells[src][i] : 0;
             if (c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING))
                 return true;

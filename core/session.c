@@ -28,8 +28,10 @@ static int start_source(struct session *s, const char *name, const char *target,
     }
     int i = s->nsrc;
     model_init(&s->model[i], name, target);
-    s->sampler[i] = sampler_start(target ? remote_backends : local_backends(),
-                                  target, s->interval, s->gate);
+    const struct backend *const *remote =
+        s->remote ? s->remote : remote_backends;
+    s->sampler[i] = sampler_start(target ? remote : local_backends(), target,
+                                  s->interval, s->gate);
     if (!s->sampler[i]) {
         snprintf(err, errlen, "cannot start a sampler thread for %s", name);
         return -1;
@@ -39,14 +41,15 @@ static int start_source(struct session *s, const char *name, const char *target,
     return 0;
 }
 
-int session_open(struct session *s, double interval,
-                 const struct source_spec *guests, int nguests, char *err,
-                 size_t errlen)
+/* The pipe and gate of a session with no source yet. 0 or -1 with err. */
+static int session_begin(struct session *s, double interval, char *err,
+                         size_t errlen)
 {
     /* no memset of the whole struct: 64 source slots would all become
      * resident memory; slots are initialised as sources are added */
     s->nsrc = 0;
     s->interval = interval;
+    s->remote = NULL;
     selfcost_init(&s->self);
     if (pipe2(s->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
         snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
@@ -59,6 +62,15 @@ int session_open(struct session *s, double interval,
         close(s->wake[1]);
         return -1;
     }
+    return 0;
+}
+
+int session_open(struct session *s, double interval,
+                 const struct source_spec *guests, int nguests, char *err,
+                 size_t errlen)
+{
+    if (session_begin(s, interval, err, errlen) < 0)
+        return -1;
     if (start_source(s, "host", NULL, err, errlen) < 0)
         goto fail;
     for (int g = 0; g < nguests; g++)
@@ -68,6 +80,23 @@ int session_open(struct session *s, double interval,
 fail:
     session_close(s);
     return -1;
+}
+
+int session_open_pair(struct session *s, double interval,
+                      const struct source_spec *host,
+                      const struct source_spec *guest,
+                      const struct backend *const *backends, char *err,
+                      size_t errlen)
+{
+    if (session_begin(s, interval, err, errlen) < 0)
+        return -1;
+    s->remote = backends;
+    if (start_source(s, host->name, host->target, err, errlen) < 0 ||
+        start_source(s, guest->name, guest->target, err, errlen) < 0) {
+        session_close(s);
+        return -1;
+    }
+    return 0;
 }
 
 int session_add_fixed(struct session *s, const struct source_model *m,

@@ -57,31 +57,49 @@ double fleet_ticks_rate(const struct fleet_ticks *t)
     if (!(spacing > 0))
         return NAN;
     /* tick numbers back from the newest, up to the first gap that is no
-     * whole number of ticks: a step of the source's clock */
+     * whole number of ticks: a step of the source's clock. A stamp that
+     * came late (a busy machine delayed the fetch) makes two such gaps
+     * that add up to whole ticks: it is left out, not taken for a step. */
     double k[FLEET_TICKS], s[FLEET_TICKS];
     int used = 1;
     k[0] = 0;
     s[0] = at(t, 0);
     for (int i = 0; i < n - 1; i++) {
         double ticks = d[i] / spacing, whole = round(ticks);
-        if (whole < 1 || fabs(ticks - whole) > STEP_FRACTION)
-            break;
+        if (whole < 1 || fabs(ticks - whole) > STEP_FRACTION) {
+            if (i + 1 >= n - 1)
+                break;
+            ticks = (d[i] + d[i + 1]) / spacing;
+            whole = round(ticks);
+            if (whole < 2 || fabs(ticks - whole) > STEP_FRACTION)
+                break;
+            i++; /* the late stamp at age i + 1 is skipped */
+        }
         k[used] = k[used - 1] - whole;
         s[used] = at(t, i + 1);
         used++;
     }
     if (used < FLEET_TICKS_MIN)
         return NAN;
-    /* resistant line: medians of the newest and oldest thirds */
-    int third = used / 3;
-    double kn[FLEET_TICKS], sn[FLEET_TICKS], ko[FLEET_TICKS], so[FLEET_TICKS];
-    for (int i = 0; i < third; i++) {
-        kn[i] = k[i];
-        sn[i] = s[i] - s[0];
-        ko[i] = k[used - 1 - i];
-        so[i] = s[used - 1 - i] - s[0];
+    /* The stamps sit above a line: each is the tick's instant plus how
+     * long the fetch took to reach the source (never negative), so the
+     * line runs under the fastest of them. Its slope: between the
+     * lowest residual (against the median spacing) of the oldest third
+     * and of the newest third, refined once with the slope found. */
+    double rate = spacing;
+    for (int pass = 0; pass < 2; pass++) {
+        int third = used / 3, lo_new = 0, lo_old = used - 1;
+        for (int i = 0; i < third; i++) {
+            if (s[i] - k[i] * rate < s[lo_new] - k[lo_new] * rate)
+                lo_new = i;
+            int o = used - 1 - i;
+            if (s[o] - k[o] * rate < s[lo_old] - k[lo_old] * rate)
+                lo_old = o;
+        }
+        double dk = k[lo_new] - k[lo_old];
+        if (!(dk > 0))
+            return NAN;
+        rate = (s[lo_new] - s[lo_old]) / dk;
     }
-    double dk = median(kn, third) - median(ko, third);
-    double ds = median(sn, third) - median(so, third);
-    return dk > 0 ? ds / dk : NAN;
+    return rate;
 }

@@ -31,8 +31,10 @@ void fleet_ticks_add(struct fleet_ticks *t, double stamp);
 double fleet_ticks_last(const struct fleet_ticks *t);
 
 /* Source seconds per logger tick over the window since the last step:
- * a resistant line (medians of thirds) through the stamps against their
- * tick numbers; NaN with fewer than FLEET_TICKS_MIN usable stamps. */
+ * the line under the stamps against their tick numbers (a stamp is late
+ * by its fetch's way to the source, never early), through the fastest
+ * stamps of the oldest and newest thirds; NaN with fewer than
+ * FLEET_TICKS_MIN usable stamps. */
 double fleet_ticks_rate(const struct fleet_ticks *t);
 
 #endif

@@ -32,6 +32,7 @@ static void source_init(struct fleet_source *s, const char *id)
     s->host = -1;
     s->stamp = s->tick_rate = s->drift_ppm = s->offset = NAN;
     s->offset_res = NAN;
+    s->off_lo = s->off_hi = s->read_begin = NAN;
     s->mem_bytes = NAN;
     for (int k = 0; k < FLEET_NAMES_MAX; k++)
         s->base_stamp[k] = NAN;
@@ -137,21 +138,66 @@ static void info(struct fleet_source *s, const struct fleet_src_raw *r)
         s->mem_bytes = r->value[fm->physmem];
 }
 
-static void fold_source(struct fleet_source *s, const struct fleet_src_raw *r,
-                        double now)
+/* The bounds of s's offset against this host's clock, at realtime `at`,
+ * from the brackets kept, each carried forward by the drift; an
+ * intersection that is empty (a step of either clock) starts afresh. */
+static void offset_bounds(struct fleet_source *s, double at)
+{
+    double dev = isfinite(s->drift_ppm) ? s->drift_ppm * 1e-6 : 0;
+    double lo = -INFINITY, hi = INFINITY;
+    for (int k = 0; k < s->nobs; k++) {
+        double carry = dev * (at - s->obs[k].at);
+        lo = fmax(lo, s->obs[k].lo + carry);
+        hi = fmin(hi, s->obs[k].hi + carry);
+    }
+    if (lo > hi && s->nobs > 1) {
+        int newest = (s->obs_head + FLEET_OFF_OBS - 1) % FLEET_OFF_OBS;
+        s->obs[0] = s->obs[newest];
+        s->nobs = 1;
+        s->obs_head = 1 % FLEET_OFF_OBS;
+        offset_bounds(s, at);
+        return;
+    }
+    s->off_lo = s->nobs ? lo : NAN;
+    s->off_hi = s->nobs ? hi : NAN;
+}
+
+/* A record first seen in poll r: its stamp st was taken between the
+ * previous poll's begin (less FLEET_LAG) and this poll's end. */
+static void observe(struct fleet_source *s, const struct fleet_raw *r,
+                    double st)
+{
+    if (!isfinite(s->read_begin) || !(r->read_end > 0))
+        return; /* no earlier poll to bound it from below */
+    int k = s->obs_head;
+    s->obs[k].lo = st - r->read_end;
+    s->obs[k].hi = st - (s->read_begin - FLEET_LAG);
+    s->obs[k].at = r->read_end;
+    s->obs_head = (k + 1) % FLEET_OFF_OBS;
+    if (s->nobs < FLEET_OFF_OBS)
+        s->nobs++;
+}
+
+static void fold_source(struct fleet_source *s, const struct fleet_raw *raw,
+                        const struct fleet_src_raw *r, double now)
 {
     const struct fleet_metrics *fm = fleet_metrics();
     double st = r->stamp[fm->anchor];
     s->present = true;
     info(s, r);
     if (isfinite(st) && !(st == s->stamp)) {
-        if (isfinite(s->stamp) && st < s->stamp)
+        if (isfinite(s->stamp) && st < s->stamp) {
             fleet_ticks_init(&s->ticks); /* the clock went back: afresh */
+            s->nobs = 0;
+        }
         s->stamp = st;
         s->seen_at = now;
         fleet_ticks_add(&s->ticks, st);
         s->tick_rate = fleet_ticks_rate(&s->ticks);
+        observe(s, raw, st);
     }
+    s->read_begin = raw->read_begin;
+    offset_bounds(s, raw->read_end);
     if (!isfinite(s->stamp)) {
         s->state = FLEET_NODATA;
         return;
@@ -188,11 +234,12 @@ static void pair(struct fleet_model *m)
         if (isfinite(s->tick_rate) && isfinite(h->tick_rate) &&
             h->tick_rate > 0)
             s->drift_ppm = (s->tick_rate / h->tick_rate - 1) * 1e6;
-        /* the two loggers tick with phases of their own: the difference
-         * of the newest stamps is the offset give or take one tick */
-        if (isfinite(h->tick_rate)) {
-            s->offset = s->stamp - h->stamp;
-            s->offset_res = h->tick_rate;
+        /* both against this host's clock: their difference, as wide as
+         * both brackets */
+        if (isfinite(s->off_lo) && isfinite(h->off_lo)) {
+            double lo = s->off_lo - h->off_hi, hi = s->off_hi - h->off_lo;
+            s->offset = (lo + hi) / 2;
+            s->offset_res = (hi - lo) / 2;
         }
     }
 }
@@ -208,9 +255,11 @@ void fleet_model_update(struct fleet_model *m, const struct fleet_raw *r,
     m->polls = r->polls;
     m->updated_at = now;
     if (r->link != FLEET_LINK_UP) {
-        /* pmproxy did not answer: nothing of the fleet is known now */
+        /* pmproxy did not answer: nothing of the fleet is known now, and
+         * the next record seen has no lower bound */
         for (int i = 0; i < m->n; i++) {
             m->src[i].state = FLEET_NODATA;
+            m->src[i].read_begin = NAN;
             blank_figures(&m->src[i]);
         }
         m->nlive = 0;
@@ -221,7 +270,7 @@ void fleet_model_update(struct fleet_model *m, const struct fleet_raw *r,
     for (int i = 0; i < r->nsrc; i++) {
         struct fleet_source *s = source_of(m, r->src[i].id);
         if (s)
-            fold_source(s, &r->src[i], now);
+            fold_source(s, r, &r->src[i], now);
     }
     fleet_model_age(m, now);
     pair(m);

@@ -17,7 +17,11 @@
 #include "fleet/fleet_poll.h"
 #include "fleet/idmap.h"
 
-#define FLEET_WL_MAX 64 /* workloads a fleet run can hold results of */
+#define FLEET_WL_MAX  64 /* workloads a fleet run can hold results of */
+#define FLEET_OFF_OBS 60 /* arrival brackets kept per source */
+#define FLEET_LAG                                                              \
+    0.05 /* s a record may take from its stamp to                              \
+            pmproxy's answers (12-24 ms measured) */
 
 enum fleet_state {
     FLEET_NODATA, /* pmproxy has no value of it (yet) */
@@ -54,8 +58,19 @@ struct fleet_source {
     struct fleet_ticks ticks; /* its anchor's stamps */
     double tick_rate;         /* its seconds per logger tick, NaN */
     double drift_ppm;         /* against its host, NaN */
-    double offset;            /* its newest stamp less its host's, s, NaN */
-    double offset_res;        /* the resolution of offset: one logging tick */
+    /* Its clock less this host's: each record first seen in a poll was
+     * stamped between the previous poll's begin (less FLEET_LAG) and
+     * this poll's end, which bounds the offset at that moment; the
+     * brackets of the last FLEET_OFF_OBS records, carried to now with the
+     * drift, intersect into [off_lo, off_hi]. */
+    double read_begin; /* the last poll that read it began, realtime */
+    int nobs, obs_head;
+    struct {
+        double lo, hi, at; /* bounds, and the realtime they are for */
+    } obs[FLEET_OFF_OBS];
+    double off_lo, off_hi; /* NaN when unknown */
+    double offset;         /* against its host's: the middle of the bounds */
+    double offset_res;     /* and their half-width: what it is good to */
     struct fleet_result *result; /* [FLEET_WL_MAX] of fleet runs, or NULL */
 };
 

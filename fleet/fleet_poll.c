@@ -24,6 +24,7 @@
 #define REDISCOVER   10   /* polls between the starts of discoveries */
 #define TIMEOUT_MIN  0.5  /* s: a request's timeout, at the least ... */
 #define TIMEOUT_MAX  10.0 /* ... and at the most */
+#define JITTER       0.4  /* of an interval a poll is put off, at most */
 
 /* One source as a discovery found it. */
 struct disc_src {
@@ -259,8 +260,11 @@ static int read_values(struct fleet_poll_state *st, struct fleet_raw *out)
             r->stamp[k] = r->value[k] = NAN;
     }
     st->out = out;
-    return series_values(st->http, &d->all, on_value, st, st->err,
-                         sizeof(st->err));
+    out->read_begin = clock_real();
+    int rc = series_values(st->http, &d->all, on_value, st, st->err,
+                           sizeof(st->err));
+    out->read_end = clock_real();
+    return rc;
 }
 
 struct fleet_poll_state *fleet_poll_state_new(const char *url, double timeout)
@@ -419,6 +423,7 @@ static void *poll_main(void *arg)
     struct fleet_poll_state *st =
         fleet_poll_state_new(p->url, request_timeout(iv));
     double epoch = clock_mono();
+    unsigned seed = (unsigned)(epoch * 1e6);
     while (st) {
         fleet_poll_state_run(st, p->fill);
         pthread_mutex_lock(&p->lock);
@@ -437,7 +442,11 @@ static void *poll_main(void *arg)
             epoch = clock_mono();
             http_set_timeout(st->http, st->timeout = request_timeout(iv));
         }
-        double next = epoch + (floor((clock_mono() - epoch) / iv) + 1) * iv;
+        /* a poll lands at a varying point of the loggers' ticks, so that
+         * the arrival brackets of their records (fleet_model.h, offset)
+         * narrow over time instead of repeating one phase */
+        double next = epoch + (floor((clock_mono() - epoch) / iv) + 1) * iv +
+                      JITTER * iv * (double)rand_r(&seed) / RAND_MAX;
         if (sleep_until(p, next))
             break;
     }

@@ -37,10 +37,15 @@ enum fleet_link {
 
 struct fleet_raw {
     enum fleet_link link;
-    char error[200];           /* why the last poll failed */
-    double answered_at;        /* host monotonic time of the last answer, 0 */
-    double down_since;         /* ... when the link went down, 0 when up */
-    double poll_ms;            /* the last poll's requests, in all */
+    char error[200];    /* why the last poll failed */
+    double answered_at; /* host monotonic time of the last answer, 0 */
+    double down_since;  /* ... when the link went down, 0 when up */
+    double poll_ms;     /* the last poll's requests, in all */
+    /* this host's realtime clock (s since the epoch) when the values'
+     * requests began and when their last answer came: a record first
+     * seen in this poll was written between the previous poll's begin
+     * and this end */
+    double read_begin, read_end;
     unsigned long polls;       /* polls answered */
     unsigned long discoveries; /* full discoveries done */
     int nsrc, cap;

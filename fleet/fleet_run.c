@@ -71,9 +71,15 @@ int fleet_run_start(struct fleet_run *r, const struct fleet_model *m,
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    struct wake_gate *gate = r->gate;
+    int wake_fd = r->wake_fd;
     free(r->m);
     memset(r, 0, sizeof(*r));
     r->m = members;
+    r->gate = gate;
+    r->wake_fd = wake_fd;
+    if (!r->gate && r->wake_fd > 0)
+        r->gate = wake_gate_new(r->wake_fd);
     snprintf(r->what, sizeof(r->what), "%s", what);
     for (int i = 0; i < nwl; i++)
         for (int k = 0; workload_registry[k]; k++)
@@ -123,8 +129,8 @@ static bool connect_member(struct fleet_run *r, const struct fleet_model *m,
         return false;
     }
     model_init(f->model, s->lab.name, s->lab.pmcd);
-    f->sampler =
-        sampler_start(remote_backends, s->lab.pmcd, FLEET_RUN_INTERVAL, NULL);
+    f->sampler = sampler_start(remote_backends, s->lab.pmcd, FLEET_RUN_INTERVAL,
+                               r->gate);
     if (!f->sampler) {
         fail(r, m, f, "cannot start a thread");
         return false;
@@ -192,18 +198,21 @@ static void follow_run(struct fleet_run *r, struct fleet_model *m,
                        struct fleet_member *f, const struct sample *smp)
 {
     const struct workload *w = wl_of(r, f->pos);
+    const struct pmda_job *pj = job_of(f, w->name);
+    bool shown = pj && pj->runs != f->runs_base;
     if (f->store_id) {
         const struct store_result *sr = store_of(f, f->store_id);
-        if (!sr)
+        if (!sr && !shown)
             return; /* not made yet */
+        /* (a run that shows was started: its store's outcome may have
+         * come in a sample a newer one replaced) */
         f->store_id = 0;
-        if (sr->status < 0) {
+        if (sr && sr->status < 0) {
             fail(r, m, f, sr->msg);
             return;
         }
     }
-    const struct pmda_job *pj = job_of(f, w->name);
-    if (!pj || pj->runs == f->runs_base)
+    if (!shown)
         return; /* our start has not shown yet */
     if (pj->state == 1) {
         if (!f->seen && isfinite(smp->t_source)) {
@@ -422,5 +431,11 @@ void fleet_run_free(struct fleet_run *r)
     for (int i = 0; r->m && i < r->n; i++)
         disconnect(&r->m[i]);
     free(r->m);
+    wake_gate_release(r->gate);
     memset(r, 0, sizeof(*r));
+}
+
+void fleet_run_set_wake(struct fleet_run *r, int fd)
+{
+    r->wake_fd = fd;
 }

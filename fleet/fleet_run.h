@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "collectors/sampler.h"
 #include "core/model.h"
 #include "fleet/fleet_model.h"
 #include "workloads/runner.h"
@@ -57,15 +58,21 @@ struct fleet_run {
     int concurrency;
     int n;
     struct fleet_member *m;
-    double started, ended; /* host monotonic */
-    unsigned message_seq;  /* rises with each new message */
-    char message[400];     /* the newest failure, for the status line */
+    double started, ended;  /* host monotonic */
+    int wake_fd;            /* a byte here when a source's fetch came */
+    struct wake_gate *gate; /* the sources' samplers share it */
+    unsigned message_seq;   /* rises with each new message */
+    char message[400];      /* the newest failure, for the status line */
 };
 
 /* Counts of a run's members by state, for progress lines. */
 struct fleet_run_counts {
     int queued, active, done, failed, stopped, hosts, guests;
 };
+
+/* Makes every source's fetch write a byte to fd (the caller's loop
+ * polls it), from the next run on. */
+void fleet_run_set_wake(struct fleet_run *r, int fd);
 
 /* Starts `what` (a suite name, or workloads "a,b,c") on the guests
  * guests[0..nguests) of m (model indices) and their hosts, `repeats`

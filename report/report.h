@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "core/session.h"
@@ -43,5 +44,15 @@ int report_default_dir(char *buf, size_t n);
 int report_save(const char *dir, const struct session *s, const struct jobs *j,
                 const struct report_meta *meta, char *path_out, size_t path_n,
                 char *err, size_t errlen);
+
+/* report_save for another pair of writers: STEM-YYYYmmdd-HHMMSS-mmm.txt
+ * and .json, filled by text(f, arg, ...) and json(f, arg, ...) (the
+ * fleet's report, stem "parallax-fleet"). Same directory, names and
+ * atomicity; 0, or -1 with one line in err. */
+int report_save_with(const char *dir, const char *stem,
+                     int (*text)(FILE *f, void *arg, char *err, size_t errlen),
+                     int (*json)(FILE *f, void *arg, char *err, size_t errlen),
+                     void *arg, const struct report_meta *meta, char *path_out,
+                     size_t path_n, char *err, size_t errlen);
 
 #endif

@@ -25,44 +25,52 @@ static void frame(int y0, int y1, int x0, int x1, bool utf8)
     mvaddch(y1, x1, utf8 ? ACS_LRCORNER : '+');
 }
 
-void help_open(struct help *h)
+void help_open_keys(struct help *h, const struct key_doc *docs, int n)
 {
     h->open = true;
     h->top = 0;
+    h->docs = docs;
+    h->ndocs = n;
+}
+
+void help_open(struct help *h)
+{
+    help_open_keys(h, key_docs, key_docs_count);
 }
 
 /* The widest key column and the widest line of the list. */
-static void widths(int *keys, int *line)
+static void widths(const struct key_doc *docs, int n, int *keys, int *line)
 {
     *keys = *line = 0;
-    for (int i = 0; i < key_docs_count; i++)
-        if ((int)strlen(key_docs[i].keys) > *keys)
-            *keys = (int)strlen(key_docs[i].keys);
-    for (int i = 0; i < key_docs_count; i++)
-        if (*keys + 2 + (int)strlen(key_docs[i].does) > *line)
-            *line = *keys + 2 + (int)strlen(key_docs[i].does);
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(docs[i].keys) > *keys)
+            *keys = (int)strlen(docs[i].keys);
+    for (int i = 0; i < n; i++)
+        if (*keys + 2 + (int)strlen(docs[i].does) > *line)
+            *line = *keys + 2 + (int)strlen(docs[i].does);
 }
 
 void help_draw(struct help *h, int y0, int y1, bool utf8)
 {
-    int kw, lw;
-    widths(&kw, &lw);
+    const struct key_doc *docs = h->docs;
+    int ndocs = h->ndocs, kw, lw;
+    widths(docs, ndocs, &kw, &lw);
     /* as small as the list allows, centred; a frame and a space each side */
     int w = lw + 4 < COLS - 2 * MARGIN ? lw + 4 : COLS - 2 * MARGIN;
-    if (y1 > y0 + key_docs_count + 1)
-        y1 = y0 + key_docs_count + 1;
+    if (y1 > y0 + ndocs + 1)
+        y1 = y0 + ndocs + 1;
     int x0 = (COLS - w) / 2, x1 = x0 + w - 1, rows = y1 - y0 - 1;
     if (rows < 1 || w < 8)
         return;
     /* a window that grew may show the end of the list from higher up */
-    if (h->top > key_docs_count - rows)
-        h->top = key_docs_count - rows > 0 ? key_docs_count - rows : 0;
+    if (h->top > ndocs - rows)
+        h->top = ndocs - rows > 0 ? ndocs - rows : 0;
     for (int y = y0; y <= y1; y++) /* the box hides what is below it */
         mvhline(y, x0, ' ', w);
     frame(y0, y1, x0, x1, utf8);
     int inner = w - 4;
-    for (int r = 0; r < rows && h->top + r < key_docs_count; r++) {
-        const struct key_doc *k = &key_docs[h->top + r];
+    for (int r = 0; r < rows && h->top + r < ndocs; r++) {
+        const struct key_doc *k = &docs[h->top + r];
         attron(colors_attr(ROLE_KEY));
         mvaddnstr(y0 + 1 + r, x0 + 2, k->keys, inner);
         attroff(colors_attr(ROLE_KEY));
@@ -70,9 +78,8 @@ void help_draw(struct help *h, int y0, int y1, bool utf8)
             mvaddnstr(y0 + 1 + r, x0 + 2 + kw + 2, k->does, inner - kw - 2);
     }
     mvaddnstr(y0, x0 + 2, " keys ", inner);
-    const char *foot = key_docs_count > rows
-                           ? " Up/Down more; other keys close "
-                           : " any key closes ";
+    const char *foot =
+        ndocs > rows ? " Up/Down more; other keys close " : " any key closes ";
     int fw = (int)strlen(foot) < inner ? (int)strlen(foot) : inner;
     mvaddnstr(y1, x1 - 1 - fw, foot, fw);
 }
