@@ -223,10 +223,7 @@ static int write_reports(const struct options *o, struct session *s,
     void *arg[3] = {s, j, &meta};
     int rc = 0;
     if (o->output) {
-        const char *dot = strrchr(o->output, '.');
-        size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - o->output)
-                                               : strlen(o->output);
-        snprintf(path, sizeof(path), "%.*s.json", (int)stem, o->output);
+        report_json_next_to(o->output, path, sizeof(path));
         rc = atomic_file_write(o->output, fill_text, arg, err, sizeof(err));
         if (rc == 0)
             rc = atomic_file_write(path, fill_json, arg, err, sizeof(err));

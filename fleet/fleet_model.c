@@ -278,8 +278,9 @@ void fleet_model_update(struct fleet_model *m, const struct fleet_raw *r,
 
 void fleet_model_age(struct fleet_model *m, double now)
 {
+    /* polls come 0.3 to 2 intervals apart (fleet_poll.c) */
     if (m->link == FLEET_LINK_UP && m->answered_at &&
-        now - m->answered_at > 2 * m->interval + 0.5) {
+        now - m->answered_at > 2.5 * m->interval + 0.5) {
         /* the poller waits on a request: say so rather than show the
          * last answer as current */
         m->link = FLEET_LINK_DOWN;

@@ -24,7 +24,8 @@
 #define REDISCOVER   10   /* polls between the starts of discoveries */
 #define TIMEOUT_MIN  0.5  /* s: a request's timeout, at the least ... */
 #define TIMEOUT_MAX  10.0 /* ... and at the most */
-#define JITTER       0.4  /* of an interval a poll is put off, at most */
+#define GOLDEN       0.6180339887 /* the poll's phase moves on by this */
+#define MIN_GAP      0.3          /* of an interval between two polls */
 
 /* One source as a discovery found it. */
 struct disc_src {
@@ -423,7 +424,7 @@ static void *poll_main(void *arg)
     struct fleet_poll_state *st =
         fleet_poll_state_new(p->url, request_timeout(iv));
     double epoch = clock_mono();
-    unsigned seed = (unsigned)(epoch * 1e6);
+    double phase = 0;
     while (st) {
         fleet_poll_state_run(st, p->fill);
         pthread_mutex_lock(&p->lock);
@@ -442,11 +443,15 @@ static void *poll_main(void *arg)
             epoch = clock_mono();
             http_set_timeout(st->http, st->timeout = request_timeout(iv));
         }
-        /* a poll lands at a varying point of the loggers' ticks, so that
-         * the arrival brackets of their records (fleet_model.h, offset)
+        /* each poll lands at another point of the loggers' ticks (a
+         * golden-ratio sequence covers the interval evenly), so that the
+         * arrival brackets of their records (fleet_model.h, offset)
          * narrow over time instead of repeating one phase */
-        double next = epoch + (floor((clock_mono() - epoch) / iv) + 1) * iv +
-                      JITTER * iv * (double)rand_r(&seed) / RAND_MAX;
+        phase = fmod(phase + GOLDEN, 1.0);
+        double now = clock_mono();
+        double next = epoch + (floor((now - epoch) / iv) + 1) * iv + phase * iv;
+        if (next - now < MIN_GAP * iv)
+            next += iv;
         if (sleep_until(p, next))
             break;
     }

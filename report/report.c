@@ -199,3 +199,11 @@ int report_save_with(const char *dir, const char *stem,
         snprintf(path_out, path_n, "%s", path);
     return rc;
 }
+
+void report_json_next_to(const char *text_path, char *out, size_t n)
+{
+    const char *dot = strrchr(text_path, '.');
+    size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - text_path)
+                                           : strlen(text_path);
+    snprintf(out, n, "%.*s.json", (int)stem, text_path);
+}

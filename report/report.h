@@ -45,6 +45,10 @@ int report_save(const char *dir, const struct session *s, const struct jobs *j,
                 const struct report_meta *meta, char *path_out, size_t path_n,
                 char *err, size_t errlen);
 
+/* The JSON report's path next to the text report's: its extension
+ * replaced by .json (or .json added when it has none). */
+void report_json_next_to(const char *text_path, char *out, size_t n);
+
 /* report_save for another pair of writers: STEM-YYYYmmdd-HHMMSS-mmm.txt
  * and .json, filled by text(f, arg, ...) and json(f, arg, ...) (the
  * fleet's report, stem "parallax-fleet"). Same directory, names and
