@@ -53,9 +53,16 @@ double fleet_ticks_rate(const struct fleet_ticks *t)
     double d[FLEET_TICKS], work[FLEET_TICKS];
     for (int i = 0; i < n - 1; i++) /* d[i]: newest-first gaps */
         work[i] = d[i] = at(t, i) - at(t, i + 1);
-    double spacing = median(work, n - 1);
-    if (!(spacing > 0))
+    /* one tick: a gap from the low quarter (polls at varying phases see
+     * one, two or more new records per gap), then the median of every
+     * gap over its ticks */
+    median(work, n - 1);
+    double tick = work[(n - 1) / 4];
+    if (!(tick > 0))
         return NAN;
+    for (int i = 0; i < n - 1; i++)
+        work[i] = d[i] / fmax(1, round(d[i] / tick));
+    double spacing = median(work, n - 1);
     /* tick numbers back from the newest, up to the first gap that is no
      * whole number of ticks: a step of the source's clock. A stamp that
      * came late (a busy machine delayed the fetch) makes two such gaps

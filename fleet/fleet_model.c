@@ -62,10 +62,13 @@ static struct fleet_source *source_of(struct fleet_model *m, const char *id)
     return &m->src[m->n++];
 }
 
+/* No figures, and no clock figures: what the view shows of a source
+ * whose data is not current. */
 static void blank_figures(struct fleet_source *s)
 {
     for (int i = 0; i < METRIC_COUNT; i++)
         s->value[i] = NAN;
+    s->drift_ppm = s->offset = s->offset_res = NAN;
 }
 
 /* Real seconds per second of s's clock: through its rate against its

@@ -37,6 +37,10 @@ enum fleet_col_kind {
     X(FC_STATE, "state", "state", 9, FCK_STATE, -1)                            \
     X(FC_DRIFT, "drift ppm", "drift ppm", 10, FCK_DRIFT, -1)                   \
     X(FC_OFFSET, "offset s", "offset s", 8, FCK_OFFSET, -1)                    \
+    X(FC_RUN, "run", "run", 15, FCK_RUN, -1)                                   \
+    X(FC_WL, "wl×", "wl x", 7, FCK_WL, -1)                                     \
+    X(FC_DIV, "div", "div", 7, FCK_DIVERGE, -1)                                \
+    X(FC_INDEX, "index", "index", 6, FCK_INDEX, -1)                            \
     X(FC_BUSY, "cpu%", "cpu%", 6, FCK_BUSY, -1)                                \
     X(FC_STEAL, "steal%", "steal%", 7, FCK_FIGURE, METRIC_CPU_STEAL)           \
     X(FC_R_USER, "usr×", "usr x", 6, FCK_RATIO, METRIC_CPU_USER)               \
@@ -45,10 +49,6 @@ enum fleet_col_kind {
     X(FC_R_INTR, "intr×", "intr x", 7, FCK_RATIO, METRIC_INTR)                 \
     X(FC_R_RUNQ, "runq×", "runq x", 7, FCK_RATIO, METRIC_RUNNABLE)             \
     X(FC_R_LOAD, "load×", "load x", 7, FCK_RATIO, METRIC_LOAD1)                \
-    X(FC_WL, "wl×", "wl x", 7, FCK_WL, -1)                                     \
-    X(FC_DIV, "div", "div", 7, FCK_DIVERGE, -1)                                \
-    X(FC_INDEX, "index", "index", 6, FCK_INDEX, -1)                            \
-    X(FC_RUN, "run", "run", 18, FCK_RUN, -1)                                   \
     X(FC_KERNEL, "kernel", "kernel", 16, FCK_KERNEL, -1)                       \
     X(FC_VARIANT, "variant", "variant", 9, FCK_VARIANT, -1)
 

@@ -1,0 +1,200 @@
+#!/bin/bash
+# The fleet through PCP's own scale-out, all real (issue 20): redis-server,
+# pmproxy with series and discovery, and a pmlogger farm of 8 private
+# pmcds with pmdaparallax (fleet/farm.sh: 2 hosts, 6 guests, two of them
+# under faketime at a clock rate of 1.01), on private ports in a private
+# directory. Checks the fleet's rows against each pmcd's own answers
+# (pminfo, and a direct fetch for the clock), a workload run across the
+# farm and its report, and the faults: a logger gone, pmproxy slow,
+# down and back, redis down and back. Each fault must show within two
+# intervals (-t 1; 3 s allowed for the test's own polling) and no row may
+# then show a figure.
+set -u
+here=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$here"
+# shellcheck source=../lib.sh
+. tests/lib.sh
+# shellcheck source=../pmcd.sh
+. tests/pmcd.sh
+use_build
+command -v redis-server >/dev/null || fail "no redis-server; run make deps"
+PY=/usr/bin/python3 # Debian's, with PCP's python bindings
+
+dir=$(mktemp -d /tmp/parallax-fleet.XXXXXX)
+text_pid=
+cleanup() {
+    [ -z "$text_pid" ] || kill "$text_pid" 2>/dev/null
+    fleet/farm.sh stop "$dir"
+    [ -n "${KEEP:-}" ] || rm -rf "$dir"
+}
+trap cleanup EXIT
+export XDG_STATE_HOME=$dir/state
+
+FARM_HOSTS=2 FARM_FAKETIME=3 FARM_RATES=1.01 fleet/farm.sh start "$dir" 8 ||
+    fail "the farm did not start"
+url=$(fleet/farm.sh url "$dir")
+port() { cat "$dir/src/$1/port"; }
+
+# last_block FILE: the newest refresh --text printed (blocks end with a
+# blank line).
+last_block() { awk 'BEGIN { RS = ""; ORS = "\n" } { b = $0 } END { print b }' "$1"; }
+# row FILE NAME: the newest refresh's line of guest NAME.
+row() { last_block "$1" | awk -v n="$2" '$1 == n'; }
+# figures LINE...: the figure columns of rows (after the guest, host and
+# state, before the kernel), where a number is a claim.
+figures() {
+    awk -v k="$(last_block "$dir/text.out" | grep -m1 '^ guest' |
+        awk '{ print index($0, " kernel") }')" '{ print substr($0, 33, k - 33) }'
+}
+export -f last_block # for the conditions wait_for runs in bash -c
+
+# The fleet watched for the whole test, every second.
+"$bin" --fleet "$url" --text -t 1 >"$dir/text.out" 2>"$dir/text.err" &
+text_pid=$!
+
+# --- a workload across the farm, and the fleet report ---------------------
+"$bin" --fleet "$url" --batch syscall-null -r 2 --fleet-jobs 3 \
+    -o "$dir/report.txt" 2>"$dir/batch.err" ||
+    fail "fleet batch exited $?: $(cat "$dir/batch.err")"
+echo "ok: fleet run of syscall-null on 6 guests and 2 hosts"
+grep -q "syscall-null (ns, lower is better): 6 guests with a ratio, 0 failed" \
+    "$dir/report.txt" || fail "report: $(head -12 "$dir/report.txt")"
+grep -qE "^  divergence +median 1\.0" "$dir/report.txt" ||
+    fail "report without divergence: $(head -12 "$dir/report.txt")"
+
+# every source's figure is what its own agent says (pminfo), and the
+# clocks' figures hold against a direct fetch and the rates faketime set
+$PY - "$dir/report.json" "$dir" <<'EOF' || fail "the report disagrees with the pmcds"
+import json, subprocess, sys, time
+from pcp import pmapi
+rep = json.load(open(sys.argv[1]))
+d = sys.argv[2]
+def pmcd(name):
+    return "localhost:" + open(f"{d}/src/{name}/port").read().strip()
+def pminfo(name, metric, inst=None):
+    out = subprocess.run(["pminfo", "-h", pmcd(name), "-f", metric],
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        line = line.strip()
+        if line.startswith("value ") and inst is None:
+            return line[6:].strip('"')
+        if inst and f'"{inst}"]' in line:
+            return line.split(" value ")[1].strip('"')
+    raise SystemExit(f"{name}: no {metric} {inst}")
+def direct_offset(name):
+    c = pmapi.pmContext(pmapi.c_api.PM_CONTEXT_HOST, pmcd(name))
+    ids = c.pmLookupName(("hinv.ncpu",))
+    best = None
+    for _ in range(5):
+        a = time.time(); r = c.pmFetch(ids); b = time.time()
+        ts = r.contents.timestamp.tv_sec + r.contents.timestamp.tv_usec / 1e6
+        if best is None or b - a < best[1]:
+            best = (ts - (a + b) / 2, b - a)
+    return best
+srcs = {s["name"]: s for s in rep["sources"]}
+wl = rep["run"]["workloads"][0]
+assert wl["name"] == "syscall-null" and wl["ratio"]["n"] == 6, wl
+assert len(wl["ratio"]["worst_guests"]) == 3, wl
+fast = {"g003", "g006"}
+for name in ["h01", "h02"] + [f"g00{i}" for i in range(1, 7)]:
+    s = srcs[name]
+    res = s["results"]["syscall-null"]
+    want = float(pminfo(name, "parallax.workload.stats.median", "syscall-null"))
+    assert abs(res["median"] - want) <= 1e-6 * want, (name, res, want)
+    assert s["kernel"] == pminfo(name, "kernel.uname.release"), s["kernel"]
+    if name.startswith("h"):
+        assert s["role"] == "host" and res["ratio"] is None, s
+        continue
+    host = "h01" if int(name[-1]) % 2 else "h02"
+    assert s["host"] == host and s["role"] == "guest", s
+    assert s["variant"] == ("faketime" if name in fast else "plain"), s
+    # the guest's seconds per real second during its run
+    rate = 1.01 if name in fast else 1.0
+    assert abs(res["diverge"] - rate) < 0.003, (name, res)
+    # its offset against its host: what a direct fetch says, within the
+    # bounds the fleet claims (the host's own offset is about 0)
+    off, rtt = direct_offset(name)
+    hoff, hrtt = direct_offset(host)
+    claimed, width = s["offset_s"], s["offset_resolution_s"]
+    if claimed is not None:
+        assert abs(claimed - (off - hoff)) <= width + rtt + hrtt + 0.06, \
+            (name, claimed, width, off, hoff)
+    print(f"ok: {name}: median {res['median']:.1f} ns as its agent says, "
+          f"div {res['diverge']:.4f}, offset {claimed} +- {width} "
+          f"(direct {off - hoff:+.3f})")
+EOF
+
+# --- the rows against the pmcds, and the drift of the faketime'd guests ---
+wait_for 40 bash -c "[ \$(last_block '$dir/text.out' | awk '\$3 == \"live\" && \$4 ~ /^[-+][0-9]/' | wc -l) -ge 6 ]" ||
+    fail "no drift for every guest: $(last_block "$dir/text.out")"
+block=$(last_block "$dir/text.out")
+echo "$block" | grep -q "hosts 2, guests 6, live 8" || fail "summary: $block"
+for g in g001 g002 g003 g004 g005 g006; do
+    line=$(row "$dir/text.out" $g)
+    host=h0$(( ${g: -1} % 2 ? 1 : 2 ))
+    read -r name h state drift _ <<<"$line"
+    [ "$h" = "$host" ] && [ "$state" = live ] || fail "row $g: $line"
+    want=0
+    [ "$g" = g003 ] || [ "$g" = g006 ] && want=10000
+    [ $(( ${drift#+} - want )) -gt -400 ] && [ $(( ${drift#+} - want )) -lt 400 ] ||
+        fail "$g: drift $drift ppm, its clock runs at $want ppm: $line"
+    echo "ok: $name on $h: drift $drift ppm (faketime: $want)"
+done
+
+# --- faults ---------------------------------------------------------------
+# seconds_until PATTERN: waits (4 s at most) until the newest refresh
+# matches PATTERN; prints how long it took.
+seconds_until() {
+    local t0=$EPOCHREALTIME
+    wait_for 4 bash -c "last_block '$dir/text.out' | grep -qE '$1'" ||
+        return 1
+    echo "$EPOCHREALTIME - $t0" | bc
+}
+no_figures() { # no row of the newest refresh shows a figure
+    ! last_block "$dir/text.out" | awk '$1 ~ /^g0/' | figures | grep -q '[0-9]'
+}
+
+kill "$(cat "$dir/src/g002/pmlogger.pid")"
+t=$(seconds_until "^ g002 +h02 +stale") || fail "g002 not stale: $(last_block "$dir/text.out")"
+row "$dir/text.out" g002 | figures | grep -q '[0-9]' &&
+    fail "a stale row shows figures: $(row "$dir/text.out" g002)"
+echo "ok: a logger gone: g002 stale after $t s, without figures"
+
+pid=$(cat "$dir/proxy/pmproxy.pid")
+kill -STOP "$pid"
+t=$(seconds_until "no fleet data for .*(no answer|has not answered)") ||
+    { kill -CONT "$pid"; fail "a stopped pmproxy not shown: $(last_block "$dir/text.out")"; }
+no_figures || { kill -CONT "$pid"; fail "figures while pmproxy hangs"; }
+echo "ok: pmproxy slow (stopped): said after $t s, no figures"
+kill -CONT "$pid"
+wait_for 10 bash -c "last_block '$dir/text.out' | grep -q 'hosts 2, guests 6'" ||
+    fail "no recovery after pmproxy continued"
+
+fleet/farm.sh pmproxy "$dir" stop
+t=$(seconds_until "no fleet data for .*(onnect|refused)") ||
+    fail "pmproxy down not shown: $(last_block "$dir/text.out")"
+no_figures || fail "figures while pmproxy is down"
+echo "ok: pmproxy down: said after $t s, no figures"
+fleet/farm.sh pmproxy "$dir" start || fail "pmproxy did not start again"
+wait_for 15 bash -c "last_block '$dir/text.out' | grep -q 'hosts 2, guests 6, live 7'" ||
+    fail "no recovery after pmproxy came back: $(last_block "$dir/text.out")"
+echo "ok: pmproxy back: the fleet again"
+
+fleet/farm.sh redis "$dir" stop
+t=$(seconds_until "no fleet data for .*(no answer|has not answered)") ||
+    fail "redis down not shown: $(last_block "$dir/text.out")"
+no_figures || fail "figures while redis is down"
+echo "ok: redis down: said after $t s, no figures"
+fleet/farm.sh redis "$dir" start || fail "redis did not start again"
+# redis came back empty (--save ''): pmproxy loads the archives again only
+# when it restarts; the watchdog restarts it when it ends
+kill "$(cat "$dir/proxy/pmproxy.pid")"
+wait_for 20 bash -c "last_block '$dir/text.out' | grep -q 'hosts 2, guests 6, live 7'" ||
+    fail "no recovery after redis and pmproxy restarted: $(last_block "$dir/text.out")"
+grep -q "restarting" "$dir/proxy/watchdog.log" || fail "the watchdog did not restart pmproxy"
+echo "ok: redis back, pmproxy restarted by its watchdog: the fleet again"
+
+kill "$text_pid"
+wait "$text_pid" 2>/dev/null
+text_pid=
+echo "PASS"
