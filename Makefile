@@ -101,6 +101,14 @@ asan: deps
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    PARALLAX_SANITIZED=1 ./tests/run_all.sh build-asan
 
+# A fleet of FLEET_N (100) sources on this machine through redis-server,
+# pmproxy and a pmlogger farm of private pmcds, watched by parallax
+# --fleet (fleet/demo.sh; FLEET_ARGS go to parallax; docs/fleet.md).
+.PHONY: fleet-demo
+fleet-demo: deps
+	@$(MAKE) --no-print-directory build
+	@./fleet/demo.sh $(BUILD) $(FLEET_ARGS)
+
 # What watching costs, against htop and pmstat, with many and stalled guests
 # (bench/bench.sh; about 6 minutes, QUICK=1 about 2.5).
 bench: deps

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -127,11 +128,13 @@ static void save_report(struct fleet_screen *fs)
 
 static void start_run(struct fleet_screen *fs, const char *what)
 {
-    int chosen[4096], n;
     char err[400];
-    n = fleet_view_chosen(&fs->v, chosen, 4096);
-    if (fleet_run_start(&fs->run, &fs->m, chosen, n, what, fs->o->repeats,
-                        fs->o->fleet_jobs, err, sizeof(err)) < 0) {
+    int *chosen = malloc(sizeof(int) * (size_t)(fs->v.nrows + 1));
+    int n = chosen ? fleet_view_chosen(&fs->v, chosen, fs->v.nrows) : 0;
+    int rc = fleet_run_start(&fs->run, &fs->m, chosen, n, what, fs->o->repeats,
+                             fs->o->fleet_jobs, err, sizeof(err));
+    free(chosen);
+    if (rc < 0) {
         snprintf(fs->panel.status, sizeof(fs->panel.status), "%s", err);
         return;
     }
@@ -227,11 +230,13 @@ static int screen_key(struct fleet_screen *fs, int ch, int *sig)
                                  "state: role:): ");
         return KR_HANDLED | KR_REDRAW;
     case 'w': {
-        int chosen[4096];
+        int marked = 0;
+        for (int k = 0; k < fs->v.nrows; k++)
+            marked += fleet_view_marked(&fs->v, fs->v.row[k]);
         fs->asking = ASK_RUN;
         snprintf(fs->run_label, sizeof(fs->run_label),
                  "run on %d guests (suite or workloads): ",
-                 fleet_view_chosen(&fs->v, chosen, 4096));
+                 marked ? marked : fs->v.nrows);
         prompt_open(&fs->prompt, fs->run_label);
         return KR_HANDLED | KR_REDRAW;
     }
