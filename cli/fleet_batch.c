@@ -20,8 +20,10 @@
 #include "report/fleet_report.h"
 #include "report/report.h"
 #include "view/fleet_view.h"
+#include "workloads/suites.h"
 
 #define FIRST_WAIT 20.0 /* s for pmproxy's first answer with rates */
+#define DOWN_WAIT  5.0  /* s of polls failing before giving up */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -132,9 +134,13 @@ static int write_reports(const struct options *o, struct fleet_batch *b)
 static int start(const struct options *o, struct fleet_batch *b)
 {
     char err[512];
-    double until = clock_mono() + FIRST_WAIT;
-    while (!ready(&b->m) && clock_mono() < until && !stop_requested)
+    double begin = clock_mono();
+    while (!ready(&b->m) && clock_mono() < begin + FIRST_WAIT &&
+           !stop_requested) {
         step(b, 0.5);
+        if (b->m.link == FLEET_LINK_DOWN && clock_mono() > begin + DOWN_WAIT)
+            break; /* pmproxy is not there (yet): no point waiting longer */
+    }
     if (b->m.link != FLEET_LINK_UP || b->m.nlive == 0) {
         fprintf(stderr, "parallax: no fleet at %s: %s\n", o->fleet,
                 b->m.link == FLEET_LINK_UP ? "no source is live"
@@ -163,6 +169,13 @@ int fleet_batch_run(const struct options *o)
     struct sigaction sa = {.sa_handler = on_stop};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    const struct workload *wl[FLEET_WL_MAX];
+    char why[400];
+    if (suite_or_list_resolve(o->batch, wl, FLEET_WL_MAX, why, sizeof(why)) <
+        0) { /* before anything starts */
+        fprintf(stderr, "parallax: --batch: %s\n", why);
+        return 2;
+    }
     fleet_view_init(&b.v);
     if (o->fleet_filter && fleet_filter_parse(o->fleet_filter, &b.v.filter, err,
                                               sizeof(err)) < 0) {

@@ -20,6 +20,26 @@ use_build
 command -v redis-server >/dev/null || fail "no redis-server; run make deps"
 PY=/usr/bin/python3 # Debian's, with PCP's python bindings
 
+# Bad input: one line naming the fix, exit 2, before anything starts.
+expect_fail 2 "is not a pmproxy URL; try --fleet http://HOST:44322" \
+    "$bin" --fleet ftp://proxy
+expect_fail 2 "no filter 'colour:'" "$bin" --fleet http://localhost:1 \
+    --fleet-filter colour:red
+expect_fail 2 "fleet-jobs '0' is not a whole number from 1 to 64" \
+    "$bin" --fleet http://localhost:1 --fleet-jobs 0
+expect_fail 2 "need --fleet URL" "$bin" --fleet-jobs 2
+expect_fail 2 "drop -h, --demo-guest and --baseline" \
+    "$bin" --fleet http://localhost:1 -h localhost
+expect_fail 2 "neither a suite .* nor a workload" \
+    "$bin" --fleet http://localhost:1 --batch nosuch
+# nothing answers there: --text says so, --batch gives up with one line
+nobody=$(free_port)
+"$bin" --fleet "http://127.0.0.1:$nobody" --text -n 1 2>&1 |
+    grep -q "no fleet data for .*: Couldn't connect to server" ||
+    fail "--text without a pmproxy: $("$bin" --fleet "http://127.0.0.1:$nobody" --text -n 1 2>&1)"
+expect_fail 1 "no fleet at http://127.0.0.1:$nobody: Couldn't connect" \
+    "$bin" --fleet "http://127.0.0.1:$nobody" --batch syscall-null
+
 dir=$(mktemp -d /tmp/parallax-fleet.XXXXXX)
 text_pid=
 cleanup() {
