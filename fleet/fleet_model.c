@@ -165,16 +165,20 @@ static void offset_bounds(struct fleet_source *s, double at)
     s->off_hi = s->nobs ? hi : NAN;
 }
 
-/* A record first seen in poll r: its stamp st was taken between the
- * previous poll's begin (less FLEET_LAG) and this poll's end. */
+/* A record first seen in poll r: pmproxy took it in after the previous
+ * poll began (else that poll would have had it) and before this one
+ * ended; it was the newest record then, so its logger wrote it at most a
+ * logging interval (tick, real seconds) before, and its source stamped it
+ * at most FLEET_LAG before that. So its stamp st was taken between the
+ * previous poll's begin less a tick and the lag, and this poll's end. */
 static void observe(struct fleet_source *s, const struct fleet_raw *r,
-                    double st)
+                    double st, double tick)
 {
-    if (!isfinite(s->read_begin) || !(r->read_end > 0))
+    if (!isfinite(s->read_begin) || !(r->read_end > 0) || !isfinite(tick))
         return; /* no earlier poll to bound it from below */
     int k = s->obs_head;
     s->obs[k].lo = st - r->read_end;
-    s->obs[k].hi = st - (s->read_begin - FLEET_LAG);
+    s->obs[k].hi = st - (s->read_begin - tick - FLEET_LAG);
     s->obs[k].at = r->read_end;
     s->obs_head = (k + 1) % FLEET_OFF_OBS;
     if (s->nobs < FLEET_OFF_OBS)
@@ -193,11 +197,15 @@ static void fold_source(struct fleet_source *s, const struct fleet_raw *raw,
             fleet_ticks_init(&s->ticks); /* the clock went back: afresh */
             s->nobs = 0;
         }
+        if (s->seen_at > 0) {
+            s->gaps[s->ngaps % FLEET_GAPS] = now - s->seen_at;
+            s->ngaps++;
+        }
         s->stamp = st;
         s->seen_at = now;
         fleet_ticks_add(&s->ticks, st);
         s->tick_rate = fleet_ticks_rate(&s->ticks);
-        observe(s, raw, st);
+        observe(s, raw, st, s->tick_rate / real_per_source_second(s));
     }
     s->read_begin = raw->read_begin;
     offset_bounds(s, raw->read_end);
@@ -232,7 +240,8 @@ static void pair(struct fleet_model *m)
         struct fleet_source *s = &m->src[i];
         const struct fleet_source *h = s->host >= 0 ? &m->src[s->host] : NULL;
         s->drift_ppm = s->offset = s->offset_res = NAN;
-        if (!h || s->state != FLEET_LIVE || h->state != FLEET_LIVE)
+        if (!h || s->state == FLEET_STALE || s->state == FLEET_NODATA ||
+            h->state == FLEET_STALE || h->state == FLEET_NODATA)
             continue;
         if (isfinite(s->tick_rate) && isfinite(h->tick_rate) &&
             h->tick_rate > 0)
@@ -291,7 +300,7 @@ void fleet_model_age(struct fleet_model *m, double now)
         snprintf(m->error, sizeof(m->error),
                  "pmproxy has not answered for %.0f s", now - m->answered_at);
     }
-    m->nlive = 0;
+    m->nlive = m->nlate = 0;
     for (int i = 0; i < m->n; i++) {
         struct fleet_source *s = &m->src[i];
         if (!s->present || m->link != FLEET_LINK_UP) {
@@ -304,12 +313,19 @@ void fleet_model_age(struct fleet_model *m, double now)
         /* a logging tick in real seconds: its host's, else its own */
         const struct fleet_source *h = s->host >= 0 ? &m->src[s->host] : NULL;
         double tick = h && isfinite(h->tick_rate) ? h->tick_rate : s->tick_rate;
-        double limit =
+        double late =
             STALE_TICKS * fmax(m->interval, isfinite(tick) ? tick : 0);
-        s->state = now - s->seen_at > limit ? FLEET_STALE : FLEET_LIVE;
+        double gap = 0, age = now - s->seen_at;
+        for (int k = 0; k < s->ngaps && k < FLEET_GAPS; k++)
+            gap = fmax(gap, s->gaps[k]);
+        s->state = age <= late ? FLEET_LIVE
+                   : age <= STALE_TICKS * fmax(gap, late / STALE_TICKS)
+                       ? FLEET_LATE
+                       : FLEET_STALE;
         if (s->state == FLEET_STALE)
             blank_figures(s);
         m->nlive += s->state == FLEET_LIVE;
+        m->nlate += s->state == FLEET_LATE;
     }
 }
 

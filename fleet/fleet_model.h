@@ -19,15 +19,19 @@
 
 #define FLEET_WL_MAX  64 /* workloads a fleet run can hold results of */
 #define FLEET_OFF_OBS 60 /* arrival brackets kept per source */
+#define FLEET_GAPS    8  /* arrival gaps kept per source */
 #define FLEET_LAG                                                              \
     0.05 /* s a record may take from its stamp to                              \
             pmproxy's answers (12-24 ms measured) */
 
 enum fleet_state {
     FLEET_NODATA, /* pmproxy has no value of it (yet) */
-    FLEET_LIVE,   /* its logger records it */
-    FLEET_STALE,  /* no new record for 2.5 logging intervals: its logger
-                     or pmcd is gone or stuck; figures are n/a */
+    FLEET_LIVE,   /* its logger records it, pmproxy has the records */
+    FLEET_LATE,   /* no new record for 2.5 intervals, but no longer than
+                     pmproxy has been seen to take between its deliveries:
+                     the figures shown are that old */
+    FLEET_STALE,  /* no new record for 2.5 of those: its logger or pmcd is
+                     gone or stuck; figures are n/a */
 };
 
 /* A finished run of one workload on one source (fleet/fleet_run.h). */
@@ -51,6 +55,12 @@ struct fleet_source {
     enum fleet_state state;
     double stamp;   /* the newest record's stamp (its clock), NaN */
     double seen_at; /* host monotonic time that record first arrived */
+    /* host monotonic seconds between the arrivals of its new records:
+     * pmproxy 6.0.3 takes in each archive's records at most every
+     * (archives + directories) / 40 s (its discovery's callback
+     * throttle), so a big fleet's records come in bursts */
+    double gaps[FLEET_GAPS];
+    int ngaps;
     double value[METRIC_COUNT]; /* figures, NaN = n/a */
     /* rate bases, per fleet_metrics name */
     double base_stamp[FLEET_NAMES_MAX];
@@ -85,7 +95,7 @@ struct fleet_model {
     int n, cap;
     struct fleet_source *src;
     struct idmap by_id;
-    int nhosts, nguests, nlive;
+    int nhosts, nguests, nlive, nlate;
 };
 
 /* An empty model of the pmproxy at url, polled every interval s. */

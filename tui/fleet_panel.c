@@ -106,9 +106,9 @@ static int cell_attr(const struct fleet_view *v, const struct fleet_model *m,
 {
     const struct fleet_source *s = &m->src[i];
     if (c == FC_STATE)
-        return colors_attr(s->state == FLEET_LIVE    ? ROLE_LIVE
-                           : s->state == FLEET_STALE ? ROLE_STALE
-                                                     : ROLE_DOWN);
+        return colors_attr(s->state == FLEET_LIVE   ? ROLE_LIVE
+                           : s->state == FLEET_LATE ? ROLE_STALE
+                                                    : ROLE_DOWN);
     enum fleet_col_kind k = fleet_cols[c].kind;
     if (k == FCK_RATIO || k == FCK_WL || k == FCK_INDEX) {
         double x = fleet_cell_number(v, m, i, c);

@@ -106,7 +106,10 @@ static const char *role_name(enum fleet_role r)
 
 static const char *state_name(enum fleet_state s)
 {
-    return s == FLEET_LIVE ? "live" : s == FLEET_STALE ? "stale" : "no data";
+    return s == FLEET_LIVE    ? "live"
+           : s == FLEET_LATE  ? "late"
+           : s == FLEET_STALE ? "stale"
+                              : "no data";
 }
 
 static bool has_role_term(const struct fleet_filter *f)
@@ -428,9 +431,9 @@ void fleet_cell_text(const struct fleet_view *v, const struct fleet_model *m,
             snprintf(buf, n, "-");
         break;
     case FCK_STATE:
-        if (s->state == FLEET_STALE) {
+        if (s->state == FLEET_STALE || s->state == FLEET_LATE) {
             age_text(now - s->seen_at, age, sizeof(age));
-            snprintf(buf, n, "stale %s", age);
+            snprintf(buf, n, "%s %s", state_name(s->state), age);
         } else {
             snprintf(buf, n, "%s", state_name(s->state));
         }
@@ -517,8 +520,9 @@ void fleet_view_summary(const struct fleet_view *v, const struct fleet_model *m,
         return;
     }
     size_t len = (size_t)snprintf(
-        buf, n, "hosts %d, guests %d, live %d, shown %d%s%s; poll %.0f ms",
-        m->nhosts, m->nguests, m->nlive, v->nrows,
+        buf, n,
+        "hosts %d, guests %d, live %d, late %d, shown %d%s%s; poll %.0f ms",
+        m->nhosts, m->nguests, m->nlive, m->nlate, v->nrows,
         v->filter_text[0] ? " by " : "", v->filter_text, m->poll_ms);
     if (r && r->m && len < n) {
         struct fleet_run_counts c;

@@ -174,21 +174,31 @@ static void test_model(void **state)
     /* its offset is within the bounds, and the bounds are honest */
     double truth = 5 + 0.7 * 0.002 + 38 * 0.002; /* at tick 38 */
     assert_true(fabs(sg->offset - truth) <= sg->offset_res + 1e-9);
-    assert_true(sg->offset_res < 0.35);
+    /* each record's bracket is as wide as the time between two polls
+     * plus a logging tick (pmproxy may take a record in a tick after its
+     * logger wrote it): the intersection narrows to about a tick */
+    assert_true(sg->offset_res < 1.2);
     /* ratios: g1 against h1; g2 has no host */
     assert_true(fabs(fleet_metric_ratio(&m, g, METRIC_CTXSW) - 2) < 0.01);
     assert_true(isnan(fleet_metric_ratio(&m, g2, METRIC_CTXSW)));
-    /* records stop coming: stale after 2.5 intervals, no figures */
+    /* records stop coming: late after 2.5 intervals (its figures stay,
+     * with their age), stale after 2.5 of its longest gap between
+     * arrivals (no figures) */
     double seen = m.src[g].seen_at;
     fleet_model_age(&m, seen + 2.0);
     assert_int_equal(m.src[g].state, FLEET_LIVE);
     f.raw.read_begin += 4;
     f.raw.read_end += 4;
+    f.raw.answered_at = seen + 3.0;
     fleet_model_update(&m, &f.raw, seen + 3.0);
+    assert_int_equal(m.src[g].state, FLEET_LATE);
+    assert_false(isnan(m.src[g].value[METRIC_CPU_USER]));
+    f.raw.answered_at = seen + 5.1;
+    fleet_model_update(&m, &f.raw, seen + 5.1);
     assert_int_equal(m.src[g].state, FLEET_STALE);
     assert_true(isnan(m.src[g].value[METRIC_CPU_USER]));
     /* pmproxy stops answering: nothing is claimed, the link says why */
-    fleet_model_age(&m, seen + 6.0);
+    fleet_model_age(&m, seen + 9.0);
     assert_int_equal(m.link, FLEET_LINK_DOWN);
     assert_int_equal(m.src[h].state, FLEET_NODATA);
     assert_true(isnan(m.src[h].value[METRIC_CPU_USER]));
