@@ -19,7 +19,8 @@
 #   FLEET_SECONDS, FLEET_PRESSES  override the window and the presses
 #   FLEET_DIRECT=0  leave out the direct-mode reference
 #   BENCH_STRICT=1  exit 1 when a target is missed
-# Targets: keys under 50 ms at every count; every source shown live.
+# Targets: keys under 50 ms at every count; every source shown, live or
+# late (pmproxy 6.0.3 takes a big fleet's records in late: docs/fleet.md).
 # Exit: 0 measured, 1 missed with BENCH_STRICT=1, 2 could not measure.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
@@ -90,10 +91,10 @@ teardown() {
     "$farm" stop "$dir" >/dev/null 2>&1
 }
 
-# run N: "N CPU% PER_CORE WORST MEDIAN P90 LIVE PROXY% REDIS% GEN% POLL_MS
+# run N: "N CPU% PER_CORE WORST MEDIAN P90 LIVE/LATE PROXY% REDIS% GEN% POLL_MS
 # WAITED": WAITED, the ms the worst press's main thread waited for a CPU.
 run() {
-    local n=$1 hz pp rp p0 r0 g0 t0 p1 r1 g1 t1 live poll
+    local n=$1 hz pp rp p0 r0 g0 t0 p1 r1 g1 t1 live late poll fails
     hz=$(getconf CLK_TCK)
     setup "$n"
     pp=$(cat "$dir/proxy/pmproxy.pid")
@@ -111,19 +112,21 @@ run() {
     p1=$(cpu_ticks "$pp") r1=$(cpu_ticks "$rp") g1=$(cpu_ticks "$gen_pid")
     # what the fleet shows once settled: sources live, and a poll's time
     "$parallax" --fleet "$url" --text -n 3 -t 1 >"$tmp/text-$n" 2>&1 || true
-    live=$(grep -oE 'live [0-9]+' "$tmp/text-$n" | tail -1 | cut -d' ' -f2)
-    poll=$(grep -oE 'poll [0-9]+ ms' "$tmp/text-$n" | tail -1 | cut -d' ' -f2)
+    live=$(grep -oE 'live [0-9]+' "$tmp/text-$n" | tail -1 | cut -d' ' -f2) || true
+    late=$(grep -oE 'late [0-9]+' "$tmp/text-$n" | tail -1 | cut -d' ' -f2) || true
+    poll=$(grep -oE 'poll [0-9]+ ms' "$tmp/text-$n" | tail -1 | cut -d' ' -f2) || true
+    fails=$(grep -c '^no fleet data' "$tmp/text-$n") || true
     teardown
     local waited
     waited=$(sort -k2 -n "$tmp/probe-$n" | tail -1 | awk '{ printf "%.1f", $4 / 1000 }')
     awk -v n="$n" -v hz="$hz" -v lat="$(lat_stats "$tmp/probe-$n")" \
         -v waited="${waited:--}" \
-        -v live="${live:-0}" -v poll="${poll:--}" \
+        -v live="${live:-0}/${late:-0}" -v poll="${poll:--}/${fails:-0}" \
         -v w="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
         -v p="$((p1 - p0))" -v r="$((r1 - r0))" -v g="$((g1 - g0))" '
         { ns = $1; wall = $3 }
         END { c = ns / 1e9 / wall * 100
-              printf "%d %.2f %.0f %s %d %.1f %.1f %.1f %s %s\n", n, c,
+              printf "%d %.2f %.0f %s %s %.1f %.1f %.1f %s %s\n", n, c,
                   (c > 0 ? n / (c / 100) : 0), lat, live, p / hz / w * 100,
                   r / hz / w * 100, g / hz / w * 100, poll, waited }' "$tmp/cpu-$n"
 }
@@ -172,24 +175,27 @@ main() {
             "bench/fleet_replay.py, one a second each); CPU: its threads' schedstat run" \
             "time over the window; keys: / until the prompt is written, at its pty;" \
             "pmproxy, redis-server and the generator: utime+stime over the run" ""
-        printf '%-7s %7s %9s %9s %7s %7s %7s %6s %7s %7s %7s %6s  %s\n' sources \
-            "CPU %" "per core" "key worst" waited median p90 live "pmproxy" redis \
-            "gen" "poll" "limits, result"
+        printf '%-7s %7s %9s %9s %7s %7s %7s %9s %7s %7s %7s %9s  %s\n' sources \
+            "CPU %" "per core" "key worst" waited median p90 live/late "pmproxy" redis \
+            "gen" "poll/fail" "limits, result"
         while read -r n cpu per worst med p90 live pp rr gg poll waited; do
             local v1=PASS v2=PASS
             awk -v w="$worst" -v l="$key_limit" 'BEGIN { exit !(w < l) }' || { v1=MISS; rc=1; }
-            [ "$live" -ge "$n" ] || { v2=MISS; rc=1; }
-            printf '%-7s %7s %9s %9s %7s %7s %7s %6s %7s %7s %7s %6s  %s\n' "$n" \
+            [ $(( ${live%/*} + ${live#*/} )) -ge "$n" ] || { v2=MISS; rc=1; }
+            printf '%-7s %7s %9s %9s %7s %7s %7s %9s %7s %7s %7s %9s  %s\n' "$n" \
                 "$cpu" "$per" "$worst" "$waited" "$med" "$p90" "$live" "$pp" "$rr" \
-                "$gg" "$poll" "keys < $key_limit ms $v1, all live $v2"
+                "$gg" "$poll" "keys < $key_limit ms $v1, all shown $v2"
         done <"$tmp/rows"
         read -r dcpu dworst <<<"$ref"
         printf '%-7s %7s %9s %9s  %s\n' "64 -h" "$dcpu" \
             "$(awk -v c="$dcpu" 'BEGIN { if (c + 0 > 0) printf "%.0f", 64 / (c / 100); else print "-" }')" \
             "$dworst" "the direct mode (bench/scale.sh): a PCP context per source"
         printf '%s\n' "(per core: sources shown per core of parallax's CPU; waited: of the worst" \
-            "press, ms its main thread waited for a CPU; poll: one /series poll of every" \
-            "source's newest values, ms; pmproxy, redis, gen: % of a core)"
+            "press, ms its main thread waited for a CPU; live/late: sources with current" \
+            "records and with records pmproxy took in late (its discovery's throttle," \
+            "docs/fleet.md); poll: one /series poll of every source's newest values, ms," \
+            "and of the --text run's refreshes after the window, how many had no answer;" \
+            "pmproxy, redis, gen: % of a core)"
     } >"$tmp/section"
     bench_section_end "$rc"
     return 0

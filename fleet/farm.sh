@@ -230,12 +230,13 @@ start() {
 }
 
 stop() {
-    local dir=$1 d
-    [ -d "$dir/src" ] || return 0
+    local dir=$1 d pids=()
     for d in "$dir"/src/*/; do
+        [ -d "$d" ] || continue
         source_stop "${d%/}" &
+        pids+=($!)
     done
-    wait
+    [ "${#pids[@]}" -eq 0 ] || wait "${pids[@]}"
     proxy_stop "$dir"
     redis_stop "$dir"
 }

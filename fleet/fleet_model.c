@@ -15,7 +15,13 @@
 #include "core/ratio.h"
 #include "fleet/fleet_metrics.h"
 
-#define STALE_TICKS 2.5 /* logging intervals without a record: stale */
+#define STALE_TICKS                                                            \
+    2.5 /* intervals (or gaps) without a record: late                          \
+           (or stale) */
+#define UNKNOWN_GAP                                                            \
+    60.0 /* s without a record, before its second: stale                       \
+            (pmproxy took up to 50 s between a thousand                        \
+            sources' records, docs/fleet.md) */
 
 void fleet_model_init(struct fleet_model *m, const char *url, double interval)
 {
@@ -318,10 +324,13 @@ void fleet_model_age(struct fleet_model *m, double now)
         double gap = 0, age = now - s->seen_at;
         for (int k = 0; k < s->ngaps && k < FLEET_GAPS; k++)
             gap = fmax(gap, s->gaps[k]);
-        s->state = age <= late ? FLEET_LIVE
-                   : age <= STALE_TICKS * fmax(gap, late / STALE_TICKS)
-                       ? FLEET_LATE
-                       : FLEET_STALE;
+        /* until a second record has come, how long pmproxy takes between
+         * them is not known: late, not stale, for a while */
+        double stale = s->ngaps ? STALE_TICKS * fmax(gap, late / STALE_TICKS)
+                                : UNKNOWN_GAP;
+        s->state = age <= late    ? FLEET_LIVE
+                   : age <= stale ? FLEET_LATE
+                                  : FLEET_STALE;
         if (s->state == FLEET_STALE)
             blank_figures(s);
         m->nlive += s->state == FLEET_LIVE;

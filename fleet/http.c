@@ -136,15 +136,17 @@ double http_last_ms(const struct http *h)
     return h->last_ms;
 }
 
-int http_append_escaped(char *buf, size_t *len, size_t cap, const char *s)
+bool http_append_escaped(char *buf, size_t *len, size_t cap, const char *s)
 {
     static const char hex[] = "0123456789ABCDEF";
     size_t n = *len;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
                      (*p >= '0' && *p <= '9') || strchr("-_.~", *p);
-        if (n + (plain ? 1 : 3) + 1 > cap)
-            return 0;
+        if (n + (plain ? 1 : 3) + 1 > cap) {
+            buf[*len] = '\0'; /* as it was */
+            return false;
+        }
         if (plain) {
             buf[n++] = (char)*p;
         } else {
@@ -155,7 +157,7 @@ int http_append_escaped(char *buf, size_t *len, size_t cap, const char *s)
     }
     buf[n] = '\0';
     *len = n;
-    return 1;
+    return true;
 }
 
 void http_free(struct http *h)

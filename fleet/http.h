@@ -5,6 +5,7 @@
 #ifndef PARALLAX_HTTP_H
 #define PARALLAX_HTTP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define HTTP_BODY_MAX (64u << 20) /* a longer answer is refused */
@@ -36,7 +37,7 @@ double http_last_ms(const struct http *h);
 
 /* Appends `s` URL-encoded to buf (length *len, capacity cap); false when
  * it does not fit (buf is then unchanged). */
-int http_append_escaped(char *buf, size_t *len, size_t cap, const char *s);
+bool http_append_escaped(char *buf, size_t *len, size_t cap, const char *s);
 
 /* Closes the connection and frees h. */
 void http_free(struct http *h);
