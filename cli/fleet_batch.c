@@ -57,18 +57,6 @@ static void step(struct fleet_batch *b, double timeout)
     fleet_run_update(&b->run, &b->m, now);
 }
 
-/* True once pmproxy answered and every live guest has rates. */
-static bool ready(const struct fleet_model *m)
-{
-    if (m->link != FLEET_LINK_UP || m->nlive == 0)
-        return false;
-    for (int i = 0; i < m->n; i++)
-        if (m->src[i].state == FLEET_LIVE &&
-            isnan(m->src[i].value[METRIC_CPU_USER]))
-            return false;
-    return true;
-}
-
 static void progress(const struct fleet_run *r)
 {
     struct fleet_run_counts c;
@@ -135,7 +123,7 @@ static int start(const struct options *o, struct fleet_batch *b)
 {
     char err[512];
     double begin = clock_mono();
-    while (!ready(&b->m) && clock_mono() < begin + FIRST_WAIT &&
+    while (!fleet_model_ready(&b->m) && clock_mono() < begin + FIRST_WAIT &&
            !stop_requested) {
         step(b, 0.5);
         if (b->m.link == FLEET_LINK_DOWN && clock_mono() > begin + DOWN_WAIT)

@@ -27,21 +27,6 @@ static void on_stop(int sig)
     stop_requested = 1;
 }
 
-/* True when the fleet is worth a first refresh: pmproxy answered and
- * every live source has rates, or pmproxy is down. */
-static bool ready(const struct fleet_model *m)
-{
-    if (m->link == FLEET_LINK_DOWN)
-        return true;
-    if (m->link != FLEET_LINK_UP || m->nlive == 0)
-        return false;
-    for (int i = 0; i < m->n; i++)
-        if (m->src[i].state == FLEET_LIVE &&
-            isnan(m->src[i].value[METRIC_CPU_USER]))
-            return false;
-    return true;
-}
-
 int fleet_text_run(const struct options *o)
 {
     static struct fleet_model m;
@@ -86,7 +71,8 @@ int fleet_text_run(const struct options *o)
             fleet_model_age(&m, now);
         if (!raw && m.link != FLEET_LINK_DOWN)
             continue;
-        if (!printed && !ready(&m) && now < first)
+        if (!printed && m.link != FLEET_LINK_DOWN && !fleet_model_ready(&m) &&
+            now < first)
             continue;
         fleet_view_build(&v, &m, NULL);
         fleet_table_print(stdout, &v, &m, NULL, now, utf8);

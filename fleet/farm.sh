@@ -41,11 +41,19 @@ usage() {
 # port_of DIR NAME: the port a part of the farm listens on.
 port_of() { cat "$1/$2.port"; }
 
+# take_port DIR NAME: port_of, or a free port kept for NAME from now on
+# (a part started again comes back where it was).
+take_port() {
+    local port
+    port=$(cat "$1/$2.port" 2>/dev/null || free_port) ||
+        fail "no free port for $2"
+    echo "$port" >"$1/$2.port"
+    echo "$port"
+}
+
 redis_start() {
     local dir=$1 port
-    port=$(cat "$dir/redis.port" 2>/dev/null || free_port) ||
-        fail "no free port for redis-server"
-    echo "$port" >"$dir/redis.port"
+    port=$(take_port "$dir" redis) || exit 1
     mkdir -p "$dir/redis"
     (cd "$dir/redis" && exec redis-server --port "$port" --bind 127.0.0.1 \
         --save '' --appendonly no --daemonize no \
@@ -91,9 +99,7 @@ CONF
 # 20), each restart logged; `pmproxy DIR stop` stops it and its watchdog.
 proxy_start() {
     local dir=$1 port
-    port=$(cat "$dir/proxy.port" 2>/dev/null || free_port) ||
-        fail "no free port for pmproxy"
-    echo "$port" >"$dir/proxy.port"
+    port=$(take_port "$dir" proxy) || exit 1
     mkdir -p "$dir/proxy/run"
     proxy_config "$dir"
     (

@@ -338,6 +338,17 @@ void fleet_model_age(struct fleet_model *m, double now)
     }
 }
 
+bool fleet_model_ready(const struct fleet_model *m)
+{
+    if (m->link != FLEET_LINK_UP || m->nlive == 0)
+        return false;
+    for (int i = 0; i < m->n; i++)
+        if (m->src[i].state == FLEET_LIVE &&
+            isnan(m->src[i].value[METRIC_CPU_USER]))
+            return false;
+    return true;
+}
+
 double fleet_metric_ratio(const struct fleet_model *m, int i, int id)
 {
     const struct fleet_source *s = &m->src[i];

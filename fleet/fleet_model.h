@@ -110,6 +110,10 @@ void fleet_model_update(struct fleet_model *m, const struct fleet_raw *r,
  * for two intervals (the network thread waits on a request). */
 void fleet_model_age(struct fleet_model *m, double now);
 
+/* True once pmproxy answered, a source is live and every live one has
+ * its rates (two records): the fleet is worth a first look. */
+bool fleet_model_ready(const struct fleet_model *m);
+
 /* The oriented guest/host ratio of metric id for source i (> 1: worse
  * in the guest), NaN when either side has no figure or no host. */
 double fleet_metric_ratio(const struct fleet_model *m, int i, int id);

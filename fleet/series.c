@@ -74,117 +74,105 @@ static const char *str_of(json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
-int series_parse_ids(const char *json, struct series_ids *out, char *err,
-                     size_t errlen)
+/* Calls item(o, cb, arg) for each element of the answer's array. */
+static int walk(const char *json,
+                void (*item)(json_t *, void (*)(void), void *),
+                void (*cb)(void), void *arg, char *err, size_t errlen)
 {
     json_t *a = load_array(json, err, errlen);
     if (!a)
         return -1;
     size_t i;
-    json_t *v;
-    json_array_foreach(a, i, v)
+    json_t *o;
+    json_array_foreach(a, i, o)
     {
-        const char *id = json_string_value(v);
-        if (is_id(id) && !series_ids_add(out, id)) {
-            json_decref(a);
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
+        item(o, cb, arg);
     }
     json_decref(a);
     return 0;
+}
+
+static void id_item(json_t *o, void (*cb)(void), void *arg)
+{
+    (void)cb;
+    const char *id = json_string_value(o);
+    if (is_id(id))
+        series_ids_add(arg, id);
+}
+
+int series_parse_ids(const char *json, struct series_ids *out, char *err,
+                     size_t errlen)
+{
+    return walk(json, id_item, NULL, out, err, errlen);
+}
+
+static void desc_item(json_t *o, void (*cb)(void), void *arg)
+{
+    const char *series = str_of(o, "series"), *source = str_of(o, "source");
+    const char *units = str_of(o, "units");
+    if (is_id(series) && is_id(source))
+        ((series_desc_cb)cb)(arg, series, source, units ? units : "");
 }
 
 int series_parse_descs(const char *json, series_desc_cb cb, void *arg,
                        char *err, size_t errlen)
 {
-    json_t *a = load_array(json, err, errlen);
-    if (!a)
-        return -1;
-    size_t i;
-    json_t *o;
-    json_array_foreach(a, i, o)
+    return walk(json, desc_item, (void (*)(void))cb, arg, err, errlen);
+}
+
+static void label_item(json_t *o, void (*cb)(void), void *arg)
+{
+    const char *series = str_of(o, "series"), *name;
+    json_t *labels = json_object_get(o, "labels"), *v;
+    if (!is_id(series) || !json_is_object(labels))
+        return;
+    json_object_foreach(labels, name, v)
     {
-        const char *series = str_of(o, "series"), *source = str_of(o, "source");
-        const char *units = str_of(o, "units");
-        if (is_id(series) && is_id(source))
-            cb(arg, series, source, units ? units : "");
+        char num[64];
+        const char *text = json_string_value(v);
+        if (!text && json_is_number(v)) {
+            snprintf(num, sizeof(num), "%g", json_number_value(v));
+            text = num;
+        }
+        if (text)
+            ((series_label_cb)cb)(arg, series, name, text);
     }
-    json_decref(a);
-    return 0;
 }
 
 int series_parse_labels(const char *json, series_label_cb cb, void *arg,
                         char *err, size_t errlen)
 {
-    json_t *a = load_array(json, err, errlen);
-    if (!a)
-        return -1;
-    size_t i;
-    json_t *o;
-    json_array_foreach(a, i, o)
-    {
-        const char *series = str_of(o, "series");
-        json_t *labels = json_object_get(o, "labels");
-        if (!is_id(series) || !json_is_object(labels))
-            continue;
-        const char *name;
-        json_t *v;
-        json_object_foreach(labels, name, v)
-        {
-            char num[64];
-            const char *text = json_string_value(v);
-            if (!text && json_is_number(v)) {
-                snprintf(num, sizeof(num), "%g", json_number_value(v));
-                text = num;
-            }
-            if (text)
-                cb(arg, series, name, text);
-        }
-    }
-    json_decref(a);
-    return 0;
+    return walk(json, label_item, (void (*)(void))cb, arg, err, errlen);
+}
+
+static void inst_item(json_t *o, void (*cb)(void), void *arg)
+{
+    const char *series = str_of(o, "series"), *inst = str_of(o, "instance");
+    const char *name = str_of(o, "name");
+    if (is_id(series) && is_id(inst) && name)
+        ((series_inst_cb)cb)(arg, series, inst, name);
 }
 
 int series_parse_instances(const char *json, series_inst_cb cb, void *arg,
                            char *err, size_t errlen)
 {
-    json_t *a = load_array(json, err, errlen);
-    if (!a)
-        return -1;
-    size_t i;
-    json_t *o;
-    json_array_foreach(a, i, o)
-    {
-        const char *series = str_of(o, "series"), *inst = str_of(o, "instance");
-        const char *name = str_of(o, "name");
-        if (is_id(series) && is_id(inst) && name)
-            cb(arg, series, inst, name);
-    }
-    json_decref(a);
-    return 0;
+    return walk(json, inst_item, (void (*)(void))cb, arg, err, errlen);
+}
+
+static void value_item(json_t *o, void (*cb)(void), void *arg)
+{
+    const char *series = str_of(o, "series"), *inst = str_of(o, "instance");
+    const char *value = str_of(o, "value");
+    json_t *ts = json_object_get(o, "timestamp");
+    if (is_id(series) && value && json_is_number(ts) && (!inst || is_id(inst)))
+        ((series_value_cb)cb)(arg, series, inst, json_number_value(ts) / 1e3,
+                              value);
 }
 
 int series_parse_values(const char *json, series_value_cb cb, void *arg,
                         char *err, size_t errlen)
 {
-    json_t *a = load_array(json, err, errlen);
-    if (!a)
-        return -1;
-    size_t i;
-    json_t *o;
-    json_array_foreach(a, i, o)
-    {
-        const char *series = str_of(o, "series"), *inst = str_of(o, "instance");
-        const char *value = str_of(o, "value");
-        json_t *ts = json_object_get(o, "timestamp");
-        if (!is_id(series) || !value || !json_is_number(ts) ||
-            (inst && !is_id(inst)))
-            continue;
-        cb(arg, series, inst, json_number_value(ts) / 1e3, value);
-    }
-    json_decref(a);
-    return 0;
+    return walk(json, value_item, (void (*)(void))cb, arg, err, errlen);
 }
 
 /* An HTTP error as one line: the status and pmproxy's message, cleaned. */
@@ -250,18 +238,22 @@ int series_query(struct http *h, const char *expr, struct series_ids *out,
     return series_parse_ids(body, out, err, errlen);
 }
 
-/* The kinds of answer a list of identifiers gets. */
+/* The kinds of answer a list of identifiers gets: where it is asked for
+ * and how its items are read. */
 enum answer { A_DESCS, A_LABELS, A_INSTANCES, A_VALUES };
 
-static const char *const answer_path[] = {
-    [A_DESCS] = "/series/descs",
-    [A_LABELS] = "/series/labels",
-    [A_INSTANCES] = "/series/instances",
-    [A_VALUES] = "/series/values",
+static const struct {
+    const char *path;
+    void (*item)(json_t *, void (*)(void), void *);
+} answers[] = {
+    [A_DESCS] = {"/series/descs", desc_item},
+    [A_LABELS] = {"/series/labels", label_item},
+    [A_INSTANCES] = {"/series/instances", inst_item},
+    [A_VALUES] = {"/series/values", value_item},
 };
 
-/* POSTs ids in chunks to the path of `kind`, parsing each answer into
- * the callback cb (of the kind's type). */
+/* POSTs ids in chunks to the path of `kind`, each answer's items to cb
+ * (of the kind's type). */
 static int chunked(struct http *h, enum answer kind,
                    const struct series_ids *ids, void (*cb)(void), void *arg,
                    char *err, size_t errlen)
@@ -269,27 +261,8 @@ static int chunked(struct http *h, enum answer kind,
     for (int at = 0; at < ids->n; at += SERIES_CHUNK) {
         int n = ids->n - at < SERIES_CHUNK ? ids->n - at : SERIES_CHUNK;
         const char *body;
-        int rc;
-        if (call(h, answer_path[kind], ids, at, n, &body, err, errlen) < 0)
-            return -1;
-        switch (kind) {
-        case A_DESCS:
-            rc = series_parse_descs(body, (series_desc_cb)cb, arg, err, errlen);
-            break;
-        case A_LABELS:
-            rc = series_parse_labels(body, (series_label_cb)cb, arg, err,
-                                     errlen);
-            break;
-        case A_INSTANCES:
-            rc = series_parse_instances(body, (series_inst_cb)cb, arg, err,
-                                        errlen);
-            break;
-        default:
-            rc = series_parse_values(body, (series_value_cb)cb, arg, err,
-                                     errlen);
-            break;
-        }
-        if (rc < 0)
+        if (call(h, answers[kind].path, ids, at, n, &body, err, errlen) < 0 ||
+            walk(body, answers[kind].item, cb, arg, err, errlen) < 0)
             return -1;
     }
     return 0;

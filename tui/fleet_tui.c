@@ -30,6 +30,7 @@
 #include "tui/panel.h"
 #include "tui/prompt.h"
 #include "tui/status.h"
+#include "tui/title_bar.h"
 #include "tui/tui.h"
 
 struct fleet_screen {
@@ -51,19 +52,11 @@ struct fleet_screen {
 
 static void draw_title(const struct fleet_screen *fs)
 {
-    char left[512], clock[16], self[80];
-    time_t now = time(NULL);
-    struct tm tm;
-    strftime(clock, sizeof(clock), "%H:%M:%S", localtime_r(&now, &tm));
+    char left[512], self[80];
     selfcost_format(&fs->self, true, self, sizeof(self));
     snprintf(left, sizeof(left), " parallax fleet - %s - every %g s - %s",
              fs->m.url, fs->o->interval, self);
-    attron(colors_attr(ROLE_TITLE));
-    mvhline(0, 0, ' ', COLS);
-    mvaddnstr(0, 0, left, COLS);
-    if (COLS > (int)(strlen(left) + strlen(clock) + 2))
-        mvaddstr(0, COLS - (int)strlen(clock) - 1, clock);
-    attroff(colors_attr(ROLE_TITLE));
+    title_bar_draw(left);
 }
 
 /* The status row: the last action's outcome, else where the fleet

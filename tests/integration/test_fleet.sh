@@ -41,9 +41,10 @@ expect_fail 1 "no fleet at http://127.0.0.1:$nobody: Couldn't connect" \
     "$bin" --fleet "http://127.0.0.1:$nobody" --batch syscall-null
 
 dir=$(mktemp -d /tmp/parallax-fleet.XXXXXX)
-text_pid=
+text_pid= pmproxy_pid=
 cleanup() {
     [ -z "$text_pid" ] || kill "$text_pid" 2>/dev/null
+    [ -z "$pmproxy_pid" ] || kill -CONT "$pmproxy_pid" 2>/dev/null
     fleet/farm.sh stop "$dir"
     [ -n "${KEEP:-}" ] || rm -rf "$dir"
 }
@@ -85,8 +86,7 @@ grep -qE "^  divergence +median 1\.0" "$dir/report.txt" ||
 # every source's figure is what its own agent says (pminfo), and the
 # clocks' figures hold against a direct fetch and the rates faketime set
 $PY - "$dir/report.json" "$dir" <<'EOF' || fail "the report disagrees with the pmcds"
-import json, subprocess, sys, time
-from pcp import pmapi
+import json, subprocess, sys
 rep = json.load(open(sys.argv[1]))
 d = sys.argv[2]
 def pmcd(name):
@@ -101,16 +101,6 @@ def pminfo(name, metric, inst=None):
         if inst and f'"{inst}"]' in line:
             return line.split(" value ")[1].strip('"')
     raise SystemExit(f"{name}: no {metric} {inst}")
-def direct_offset(name):
-    c = pmapi.pmContext(pmapi.c_api.PM_CONTEXT_HOST, pmcd(name))
-    ids = c.pmLookupName(("hinv.ncpu",))
-    best = None
-    for _ in range(5):
-        a = time.time(); r = c.pmFetch(ids); b = time.time()
-        ts = r.contents.timestamp.tv_sec + r.contents.timestamp.tv_usec / 1e6
-        if best is None or b - a < best[1]:
-            best = (ts - (a + b) / 2, b - a)
-    return best
 srcs = {s["name"]: s for s in rep["sources"]}
 wl = rep["run"]["workloads"][0]
 assert wl["name"] == "syscall-null" and wl["ratio"]["n"] == 6, wl
@@ -131,18 +121,12 @@ for name in ["h01", "h02"] + [f"g00{i}" for i in range(1, 7)]:
     # the guest's seconds per real second during its run
     rate = 1.01 if name in fast else 1.0
     assert abs(res["diverge"] - rate) < 0.003, (name, res)
-    # its offset against its host: what a direct fetch says, within the
-    # bounds the fleet claims (the host's own offset is about 0)
-    off, rtt = direct_offset(name)
-    hoff, hrtt = direct_offset(host)
-    claimed, width = s["offset_s"], s["offset_resolution_s"]
-    if claimed is not None:
-        assert abs(claimed - (off - hoff)) <= width + rtt + hrtt, \
-            (name, claimed, width, off, hoff)
     print(f"ok: {name}: median {res['median']:.1f} ns as its agent says, "
-          f"div {res['diverge']:.4f}, offset {claimed} +- {width} "
-          f"(direct {off - hoff:+.3f})")
+          f"div {res['diverge']:.4f}")
 EOF
+# the offsets it claims hold against direct fetches (none yet is no claim)
+/usr/bin/python3 tests/fleet_offsets.py "$dir/report.json" "$dir" 0 ||
+    fail "an offset outside the bounds the fleet claimed"
 
 # --- the rows against the pmcds, and the drift of the faketime'd guests ---
 # drift LINE: a row's drift column (after the guest, host and state)
@@ -192,39 +176,42 @@ row "$dir/text.out" g002 | figures | grep -q '[0-9]' &&
     fail "a stale row shows figures: $(row "$dir/text.out" g002)"
 echo "ok: a logger gone: g002 late after $t s, then stale without figures"
 
-pid=$(cat "$dir/proxy/pmproxy.pid")
-kill -STOP "$pid"
-t=$(seconds_until "no fleet data for .*(no answer|has not answered)") ||
-    { kill -CONT "$pid"; fail "a stopped pmproxy not shown: $(last_block "$dir/text.out")"; }
-no_figures || { kill -CONT "$pid"; fail "figures while pmproxy hangs"; }
-echo "ok: pmproxy slow (stopped): said after $t s, no figures"
-kill -CONT "$pid"
-wait_for 10 bash -c "last_block '$dir/text.out' | grep -q 'hosts 2, guests 6'" ||
-    fail "no recovery after pmproxy continued"
+# shown WHAT PATTERN: the newest refresh says PATTERN (4 s at most) and
+# no row shows a figure; says how long it took.
+shown() {
+    local t
+    t=$(seconds_until "$2") || fail "$1 not shown: $(last_block "$dir/text.out")"
+    no_figures || fail "figures while $1"
+    echo "ok: $1: said after $t s, no figures"
+}
+# back WHAT: the fleet again within 20 s, every source but g002 live.
+back() {
+    wait_for 20 bash -c "last_block '$dir/text.out' | grep -q 'hosts 2, guests 6, live 7'" ||
+        fail "no recovery after $1: $(last_block "$dir/text.out")"
+    echo "ok: $1: the fleet again"
+}
+
+pmproxy_pid=$(cat "$dir/proxy/pmproxy.pid")
+kill -STOP "$pmproxy_pid"
+shown "pmproxy hangs (stopped)" "no fleet data for .*(no answer|has not answered)"
+kill -CONT "$pmproxy_pid"
+pmproxy_pid=
+back "pmproxy went on"
 
 fleet/farm.sh pmproxy "$dir" stop
-t=$(seconds_until "no fleet data for .*(onnect|refused)") ||
-    fail "pmproxy down not shown: $(last_block "$dir/text.out")"
-no_figures || fail "figures while pmproxy is down"
-echo "ok: pmproxy down: said after $t s, no figures"
+shown "pmproxy down" "no fleet data for .*(onnect|refused)"
 fleet/farm.sh pmproxy "$dir" start || fail "pmproxy did not start again"
-wait_for 15 bash -c "last_block '$dir/text.out' | grep -q 'hosts 2, guests 6, live 7'" ||
-    fail "no recovery after pmproxy came back: $(last_block "$dir/text.out")"
-echo "ok: pmproxy back: the fleet again"
+back "pmproxy came back"
 
 fleet/farm.sh redis "$dir" stop
-t=$(seconds_until "no fleet data for .*(no answer|has not answered)") ||
-    fail "redis down not shown: $(last_block "$dir/text.out")"
-no_figures || fail "figures while redis is down"
-echo "ok: redis down: said after $t s, no figures"
+shown "redis down" "no fleet data for .*(no answer|has not answered)"
 fleet/farm.sh redis "$dir" start || fail "redis did not start again"
 # redis came back empty (--save ''): pmproxy loads the archives again only
 # when it restarts; the watchdog restarts it when it ends
 kill "$(cat "$dir/proxy/pmproxy.pid")"
-wait_for 20 bash -c "last_block '$dir/text.out' | grep -q 'hosts 2, guests 6, live 7'" ||
-    fail "no recovery after redis and pmproxy restarted: $(last_block "$dir/text.out")"
+back "redis came back and pmproxy restarted"
 grep -q "restarting" "$dir/proxy/watchdog.log" || fail "the watchdog did not restart pmproxy"
-echo "ok: redis back, pmproxy restarted by its watchdog: the fleet again"
+echo "ok: the watchdog restarted pmproxy"
 
 kill "$text_pid"
 wait "$text_pid" 2>/dev/null
