@@ -112,9 +112,11 @@ run() {
     p1=$(cpu_ticks "$pp") r1=$(cpu_ticks "$rp") g1=$(cpu_ticks "$gen_pid")
     # what the fleet shows once settled: sources live, and a poll's time
     "$parallax" --fleet "$url" --text -n 3 -t 1 >"$tmp/text-$n" 2>&1 || true
-    live=$(grep -oE 'live [0-9]+' "$tmp/text-$n" | tail -1 | cut -d' ' -f2) || true
-    late=$(grep -oE 'late [0-9]+' "$tmp/text-$n" | tail -1 | cut -d' ' -f2) || true
-    poll=$(grep -oE 'poll [0-9]+ ms' "$tmp/text-$n" | tail -1 | cut -d' ' -f2) || true
+    local summary
+    summary=$(grep '^hosts ' "$tmp/text-$n" | tail -1) || true
+    live=$(grep -oE 'live [0-9]+' <<<"$summary" | cut -d' ' -f2) || true
+    late=$(grep -oE 'late [0-9]+' <<<"$summary" | cut -d' ' -f2) || true
+    poll=$(grep -oE 'poll [0-9]+ ms' <<<"$summary" | cut -d' ' -f2) || true
     fails=$(grep -c '^no fleet data' "$tmp/text-$n") || true
     teardown
     local waited

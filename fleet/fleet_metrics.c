@@ -7,17 +7,36 @@
  * expression, the fleet needs each side as a name of its own. */
 static char diff_names[METRIC_COUNT][2][96];
 
-static int add_name(struct fleet_metrics *m, const char *name, const char *inst,
-                    bool text, enum metric_unit unit)
+/* The metrics the fleet screen's columns show (view/fleet_view.h;
+ * test_fleet_model checks that each column's is here). */
+static const enum metric_id polled[] = {
+    METRIC_CPU_USER, METRIC_CPU_SYS,  METRIC_CPU_STEAL, METRIC_CTXSW,
+    METRIC_INTR,     METRIC_RUNNABLE, METRIC_LOAD1,
+};
+
+bool fleet_metric_polled(enum metric_id id)
 {
-    for (int i = 0; i < m->nnames; i++)
-        if (strcmp(m->names[i].name, name) == 0 &&
-            ((!inst && !m->names[i].inst) ||
-             (inst && m->names[i].inst && strcmp(inst, m->names[i].inst) == 0)))
-            return i;
+    for (size_t i = 0; i < sizeof(polled) / sizeof(polled[0]); i++)
+        if (polled[i] == id)
+            return true;
+    return false;
+}
+
+static int add_name(struct fleet_metrics *m, const char *name, const char *inst,
+                    bool text, enum metric_unit unit, enum fleet_use use)
+{
+    for (int i = 0; i < m->nnames; i++) {
+        if (strcmp(m->names[i].name, name) != 0 ||
+            !(inst ? m->names[i].inst && strcmp(inst, m->names[i].inst) == 0
+                   : !m->names[i].inst))
+            continue;
+        if (use < m->names[i].use) /* the most frequent use wins */
+            m->names[i].use = use;
+        return i;
+    }
     if (m->nnames == FLEET_NAMES_MAX)
         return -1;
-    m->names[m->nnames] = (struct fleet_name){name, inst, text, unit};
+    m->names[m->nnames] = (struct fleet_name){name, inst, text, unit, use};
     return m->nnames++;
 }
 
@@ -40,6 +59,7 @@ static void build(struct fleet_metrics *m)
     m->nnames = 0;
     for (int id = 0; id < METRIC_COUNT; id++) {
         const struct metric_desc *d = &metric_descs[id];
+        enum fleet_use use = fleet_metric_polled(id) ? FLEET_POLL : FLEET_PAIR;
         m->b[id] = -1;
         if (id == METRIC_SYSCALLS) {
             /* a read opens the agent's tracepoint counter, which doubles
@@ -47,18 +67,21 @@ static void build(struct fleet_metrics *m)
              * second would slow the whole fleet down */
             m->a[id] = -1;
         } else if (split(id)) {
-            m->a[id] = add_name(m, diff_names[id][0], d->inst, false, d->unit);
-            m->b[id] = add_name(m, diff_names[id][1], d->inst, false, d->unit);
+            m->a[id] =
+                add_name(m, diff_names[id][0], d->inst, false, d->unit, use);
+            m->b[id] =
+                add_name(m, diff_names[id][1], d->inst, false, d->unit, use);
         } else if (strchr(d->pcp, ' ')) {
             m->a[id] = -1; /* another kind of expression: not read */
         } else {
-            m->a[id] = add_name(m, d->pcp, d->inst, false, d->unit);
+            m->a[id] = add_name(m, d->pcp, d->inst, false, d->unit, use);
         }
     }
     m->anchor = m->a[METRIC_CPU_USER];
-    m->release = add_name(m, "kernel.uname.release", NULL, true, MU_NONE);
-    m->ncpu = add_name(m, "hinv.ncpu", NULL, false, MU_COUNT);
-    m->physmem = add_name(m, "mem.physmem", NULL, false, MU_BYTE);
+    m->release =
+        add_name(m, "kernel.uname.release", NULL, true, MU_NONE, FLEET_INFO);
+    m->ncpu = add_name(m, "hinv.ncpu", NULL, false, MU_COUNT, FLEET_INFO);
+    m->physmem = add_name(m, "mem.physmem", NULL, false, MU_BYTE, FLEET_INFO);
 }
 
 const struct fleet_metrics *fleet_metrics(void)

@@ -12,12 +12,20 @@
 
 #define FLEET_NAMES_MAX 32
 
+/* How often the fleet's /series poller reads a name. */
+enum fleet_use {
+    FLEET_POLL, /* every poll: what the fleet screen shows */
+    FLEET_INFO, /* what a source is: at the first poll and now and then */
+    FLEET_PAIR, /* not through /series: only a pair's /pmapi (Enter) */
+};
+
 /* One PCP name (and instance) the fleet reads. */
 struct fleet_name {
     const char *name;
     const char *inst;      /* instance name, NULL for singular metrics */
     bool text;             /* a string value (the kernel release) */
     enum metric_unit unit; /* the unit values are turned into */
+    enum fleet_use use;
 };
 
 struct fleet_metrics {
@@ -28,6 +36,11 @@ struct fleet_metrics {
     int release, ncpu, physmem; /* what a source is */
     int anchor; /* the name whose timestamps stand for the source's clock */
 };
+
+/* True for a metric of the table the fleet screen shows (its /series
+ * poller reads only those every poll: a thousand sources' every metric
+ * made pmproxy answer too slowly). */
+bool fleet_metric_polled(enum metric_id id);
 
 /* The table, built on first use (the same for every caller). */
 const struct fleet_metrics *fleet_metrics(void);

@@ -294,6 +294,41 @@ void fleet_model_update(struct fleet_model *m, const struct fleet_raw *r,
     pair(m);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* How long pmproxy takes between a source's records, fleet-wide: the 90th
+ * percentile over the sources of the longest of their last gaps (one
+ * source back from an outage does not count); NaN before half of them
+ * have had two records. pmproxy's delay is the fleet's, not a source's: its
+ * throttle grows with the number of archives. */
+static double fleet_gap(const struct fleet_model *m)
+{
+    double *longest = malloc(sizeof(double) * (size_t)(m->n + 1));
+    int n = 0, present = 0;
+    for (int i = 0; longest && i < m->n; i++) {
+        const struct fleet_source *s = &m->src[i];
+        double g = 0;
+        for (int k = 0; k < s->ngaps && k < FLEET_GAPS; k++)
+            g = fmax(g, s->gaps[k]);
+        present += s->present;
+        if (s->ngaps && s->present)
+            longest[n++] = g;
+    }
+    /* the first gaps seen are short ones (pmproxy's rounds have just
+     * begun): not a measure until most sources have had theirs */
+    double gap = NAN;
+    if (n > 0 && 2 * n >= present) {
+        qsort(longest, (size_t)n, sizeof(*longest), cmp_double);
+        gap = longest[(int)ceil(0.9 * n) - 1];
+    }
+    free(longest);
+    return gap;
+}
+
 void fleet_model_age(struct fleet_model *m, double now)
 {
     /* polls come 0.3 to 2 intervals apart (fleet_poll.c) */
@@ -307,6 +342,7 @@ void fleet_model_age(struct fleet_model *m, double now)
                  "pmproxy has not answered for %.0f s", now - m->answered_at);
     }
     m->nlive = m->nlate = 0;
+    double gap = fleet_gap(m);
     for (int i = 0; i < m->n; i++) {
         struct fleet_source *s = &m->src[i];
         if (!s->present || m->link != FLEET_LINK_UP) {
@@ -321,13 +357,10 @@ void fleet_model_age(struct fleet_model *m, double now)
         double tick = h && isfinite(h->tick_rate) ? h->tick_rate : s->tick_rate;
         double late =
             STALE_TICKS * fmax(m->interval, isfinite(tick) ? tick : 0);
-        double gap = 0, age = now - s->seen_at;
-        for (int k = 0; k < s->ngaps && k < FLEET_GAPS; k++)
-            gap = fmax(gap, s->gaps[k]);
-        /* until a second record has come, how long pmproxy takes between
-         * them is not known: late, not stale, for a while */
-        double stale = s->ngaps ? STALE_TICKS * fmax(gap, late / STALE_TICKS)
-                                : UNKNOWN_GAP;
+        double age = now - s->seen_at;
+        double stale = isfinite(gap)
+                           ? STALE_TICKS * fmax(gap, late / STALE_TICKS)
+                           : UNKNOWN_GAP;
         s->state = age <= late    ? FLEET_LIVE
                    : age <= stale ? FLEET_LATE
                                   : FLEET_STALE;

@@ -27,11 +27,11 @@
 enum fleet_state {
     FLEET_NODATA, /* pmproxy has no value of it (yet) */
     FLEET_LIVE,   /* its logger records it, pmproxy has the records */
-    FLEET_LATE,   /* no new record for 2.5 intervals, but no longer than
-                     pmproxy has been seen to take between its deliveries:
+    FLEET_LATE,   /* no new record for 2.5 intervals, but not for 2.5
+                     times what pmproxy takes between the fleet's records:
                      the figures shown are that old */
-    FLEET_STALE,  /* no new record for 2.5 of those: its logger or pmcd is
-                     gone or stuck; figures are n/a */
+    FLEET_STALE,  /* no new record for longer: its logger or pmcd is gone
+                     or stuck; figures are n/a */
 };
 
 /* A finished run of one workload on one source (fleet/fleet_run.h). */

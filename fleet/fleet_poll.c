@@ -22,6 +22,7 @@
 
 #define STOP_WAIT_MS 200 /* how long fleet_poll_stop waits for the thread */
 #define REDISCOVER   10  /* polls between the starts of discoveries */
+#define INFO_EVERY   60  /* polls between reads of what sources are */
 #define TIMEOUT_MIN                                                            \
     2.0                          /* s: a request's timeout, at the least (a    \
                                     thousand sources' values take 0.36 s here, \
@@ -46,7 +47,8 @@ struct discovery {
     struct disc_src *src;
     struct idmap by_source; /* source key -> index */
     struct idmap by_series; /* series key -> index * FLEET_NAMES_MAX + name */
-    struct series_ids all;  /* every series, for /series/values */
+    struct series_ids all;  /* the series read every poll */
+    struct series_ids info; /* what the sources are: now and then */
     int step;               /* the next step: a name, then the labels */
     bool complete;
 };
@@ -71,7 +73,7 @@ static void disc_reset(struct discovery *d)
     d->n = 0;
     d->step = 0;
     d->complete = false;
-    d->all.n = 0;
+    d->all.n = d->info.n = 0;
     idmap_clear(&d->by_source);
     idmap_clear(&d->by_series);
 }
@@ -82,6 +84,7 @@ static void disc_free(struct discovery *d)
     idmap_free(&d->by_source);
     idmap_free(&d->by_series);
     series_ids_free(&d->all);
+    series_ids_free(&d->info);
     memset(d, 0, sizeof(*d));
 }
 
@@ -177,7 +180,10 @@ static int step_labels(struct fleet_poll_state *st, struct discovery *d)
         }
         for (int k = 0; k < FLEET_NAMES_MAX; k++)
             if (d->src[i].series[k][0])
-                series_ids_add(&d->all, d->src[i].series[k]);
+                series_ids_add(fleet_metrics()->names[k].use == FLEET_POLL
+                                   ? &d->all
+                                   : &d->info,
+                               d->src[i].series[k]);
     }
     st->d = d;
     int rc =
@@ -192,7 +198,10 @@ static int step_labels(struct fleet_poll_state *st, struct discovery *d)
 static int disc_step(struct fleet_poll_state *st, struct discovery *d)
 {
     int nnames = fleet_metrics()->nnames;
-    int rc = d->step < nnames ? step_name(st, d, d->step) : step_labels(st, d);
+    int rc = d->step >= nnames ? step_labels(st, d)
+             : fleet_metrics()->names[d->step].use == FLEET_PAIR
+                 ? 0 /* read through /pmapi only */
+                 : step_name(st, d, d->step);
     if (rc == 0 && ++d->step > nnames)
         d->complete = true;
     return rc;
@@ -268,6 +277,10 @@ static int read_values(struct fleet_poll_state *st, struct fleet_raw *out)
     st->out = out;
     out->read_begin = clock_real();
     int rc = series_values(st->http, &d->all, on_value, st, st->err,
+                           sizeof(st->err));
+    /* what the sources are: after each discovery, then every INFO_EVERY */
+    if (rc == 0 && st->polls % INFO_EVERY == 1)
+        rc = series_values(st->http, &d->info, on_value, st, st->err,
                            sizeof(st->err));
     out->read_end = clock_real();
     return rc;

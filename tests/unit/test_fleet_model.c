@@ -286,9 +286,26 @@ static void test_distribution(void **state)
     assert_int_equal(worst[2], 117);
 }
 
+/* Every metric a column shows is one the poller reads every poll. */
+static void test_columns_polled(void **state)
+{
+    (void)state;
+    for (int c = 0; c < FC_COUNT; c++)
+        if (fleet_cols[c].metric >= 0 &&
+            !fleet_metric_polled((enum metric_id)fleet_cols[c].metric))
+            fail_msg("column %s shows a metric the poller does not read",
+                     fleet_cols[c].header_ascii);
+    assert_true(fleet_metric_polled(METRIC_CPU_USER)); /* cpu% */
+    assert_true(fleet_metric_polled(METRIC_CPU_SYS));
+    const struct fleet_metrics *fm = fleet_metrics();
+    assert_int_equal(fm->names[fm->anchor].use, FLEET_POLL);
+    assert_int_equal(fm->names[fm->ncpu].use, FLEET_INFO);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_columns_polled),
         cmocka_unit_test(test_ticks_rate),
         cmocka_unit_test(test_ticks_late_and_step),
         cmocka_unit_test(test_model),
