@@ -28,12 +28,12 @@ TEST_CFLAGS  = $(call pc,--cflags,cmocka)
 # libgtop is dlopen'ed by collectors/gtop_source.c when the fallback is
 # needed, not linked: it and GLib cost a megabyte of RSS (issue 10).
 LIBS         = $(call pc,--libs,ncursesw libpcp_import libpcp libcrypto \
-               jansson) \
+               jansson libcurl) \
                -lpthread -lm -ldl
 RUN_LIBS     = $(call pc,--libs,libpcp libcrypto jansson) -lpthread -lm -ldl
 PMDA_LIBS    = $(call pc,--libs,libpcp_pmda libpcp) -lpthread -lm -ldl
 TEST_LIBS    = $(call pc,--libs,cmocka libpcp_import libpcp libcrypto \
-               jansson) \
+               jansson libcurl) \
                -lpthread -lm -ldl
 
 # The ncurses-free heart and its rooms: the model (core/), the cells and
@@ -47,9 +47,12 @@ CORE_SRC := $(foreach d,core view report theme cli archive,$(wildcard $(d)/*.c))
 LAUNCH_SRC := $(wildcard guest/demo_guest*.c)
 LAUNCH_OBJ := $(LAUNCH_SRC:guest/%.c=$(BUILD)/guest-launcher/%.o)
 COLL_SRC := $(wildcard collectors/*.c)
+# The fleet (fleet/, issue 20): pmproxy's REST interface through libcurl
+# and jansson; no PCP headers.
+FLEET_SRC := $(wildcard fleet/*.c)
 WL_SRC   := $(filter-out workloads/parallax_run.c,$(wildcard workloads/*.c))
 TUI_SRC  := $(wildcard tui/*.c)
-LIB_SRC  := $(CORE_SRC) $(COLL_SRC) $(WL_SRC)
+LIB_SRC  := $(CORE_SRC) $(COLL_SRC) $(FLEET_SRC) $(WL_SRC)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LAUNCH_OBJ)
 TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
 UNIT_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -103,6 +106,14 @@ asan: deps
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    PARALLAX_SANITIZED=1 ./tests/run_all.sh build-asan
 
+# A fleet of FLEET_N (100) sources on this machine through redis-server,
+# pmproxy and a pmlogger farm of private pmcds, watched by parallax
+# --fleet (fleet/demo.sh; FLEET_ARGS go to parallax; docs/fleet.md).
+.PHONY: fleet-demo
+fleet-demo: deps
+	@$(MAKE) --no-print-directory build
+	@./fleet/demo.sh $(BUILD) $(FLEET_ARGS)
+
 # What watching costs, against htop and pmstat, with many and stalled guests
 # (bench/bench.sh; about 8 minutes, QUICK=1 about 3.5).
 bench: deps
@@ -120,6 +131,7 @@ $(BUILD)/collectors/%.o $(BUILD)/pmda/%.o: XCFLAGS = $(PCP_CFLAGS)
 $(BUILD)/archive/%.o: XCFLAGS = $(ARCHIVE_CFLAGS)
 $(BUILD)/tui/%.o: XCFLAGS = $(CURSES_CFLAGS)
 $(BUILD)/report/%.o: XCFLAGS = $(call pc,--cflags,jansson)
+$(BUILD)/fleet/%.o: XCFLAGS = $(call pc,--cflags,libcurl jansson)
 $(BUILD)/theme/%.o: XCFLAGS = -DPARALLAX_THEMEDIR='"$(THEMEDIR)"'
 $(BUILD)/workloads/%.o: XCFLAGS = $(call pc,--cflags,libcrypto) \
     -DPARALLAX_LIBEXEC='"$(LIBEXECDIR)"'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# make bench: what watching costs, in five parts, each figure next to a
+# make bench: what watching costs, in six parts, each figure next to a
 # reference measured in the same invocation (DESIGN.md, Performance
 # budget; issue 10):
 #  1. this script: parallax -t 1 watching this host and two private pmcd
@@ -11,7 +11,9 @@
 #     mode with no screen;
 #  3. bench/scale.sh: 16, 32 and 64 sources: CPU share and keys;
 #  4. bench/stalled.sh: a guest that never answers next to live ones;
-#  5. bench/record.sh: what --record adds, against the same run without.
+#  5. bench/record.sh: what --record adds, against the same run without;
+#  6. bench/fleet.sh: 64 to 1000 sources through pmproxy and redis: CPU
+#     per source, keys, against the direct mode at 64.
 #
 # Usage: bench/bench.sh BUILD_DIR        (make bench runs it with build/)
 #   QUICK=1        shorter windows everywhere (about 3 minutes in all
@@ -19,7 +21,7 @@
 #   BENCH_SECONDS  length of part 1's window (default 60, QUICK 20)
 #   BENCH_SIZES    terminal sizes, each one a parallax, an htop and a
 #                  pmstat session (default "80x24 200x50")
-#   BENCH_PARTS    which parts to run (default "1 2 3 4 5")
+#   BENCH_PARTS    which parts to run (default "1 2 3 4 5 6")
 #   BENCH_STRICT=1 exit 1 when a target is missed (default: report only)
 #
 # Per program part 1 prints CPU time per minute (the run time of all its
@@ -39,7 +41,7 @@ build=${1:-}
 quick=${QUICK:-0}
 [ "$quick" = 1 ] && seconds=${BENCH_SECONDS:-20} || seconds=${BENCH_SECONDS:-60}
 sizes=${BENCH_SIZES:-80x24 200x50}
-parts=${BENCH_PARTS:-1 2 3 4 5}
+parts=${BENCH_PARTS:-1 2 3 4 5 6}
 sock=parallax-bench-$$
 up_timeout=15          # seconds a program may take to draw its first screen
 cpu_limit=0.20         # parallax CPU / htop CPU must stay below this
@@ -219,13 +221,14 @@ main() {
         report
     fi
     local rc=0 missed=$missed1 part script
-    for part in 2 3 4 5; do
+    for part in 2 3 4 5 6; do
         [[ " $parts " == *" $part "* ]] || continue
         case $part in
         2) script=observer.sh ;;
         3) script=scale.sh ;;
         4) script=stalled.sh ;;
         5) script=record.sh ;;
+        6) script=fleet.sh ;;
         esac
         rc=0
         # in the background, so that cleanup can stop it (its own trap

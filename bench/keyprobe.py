@@ -14,6 +14,10 @@ how long it waited for a CPU, and how long this probe waited for one
 (from schedstat), to tell a slow program from a busy machine. COMMAND is
 killed (by its PID) when done or interrupted.
 
+KEYPROBE_READY, KEYPROBE_KEY and KEYPROBE_PROMPT change the first screen's
+text, the key and the prompt's text (the fleet screen: "parallax fleet",
+"/" and "filter (host").
+
 KEYPROBE_ADD="SPEC ..." adds guests through the add-guest prompt (g, the
 spec, Enter) after the first screen: more than -h takes on a command line.
 KEYPROBE_SETTLE=S waits S seconds after the first screen before the first
@@ -32,8 +36,9 @@ import termios
 import threading
 import time
 
-PROMPT = b"add guest"
-READY = b"CPU user %"
+PROMPT = os.environ.get("KEYPROBE_PROMPT", "add guest").encode()
+READY = os.environ.get("KEYPROBE_READY", "CPU user %").encode()
+KEY = os.environ.get("KEYPROBE_KEY", "g").encode()
 TIMEOUT = 2.0  # a press not answered after this counts as 2 s
 
 
@@ -90,7 +95,7 @@ def main():
     ours = f"/proc/self/task/{threading.get_native_id()}/schedstat"
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     try:
-        if not drain_until(master, READY, time.monotonic() + 15):
+        if not drain_until(master, READY, time.monotonic() + 30):
             sys.exit("keyprobe: no first screen")
         for spec in os.environ.get("KEYPROBE_ADD", "").split():
             os.write(master, b"g")
@@ -109,7 +114,7 @@ def main():
             drain(master, start + i * step)
             c0, s0 = schedstat(theirs), schedstat(ours)
             when, t0 = time.time(), time.monotonic()
-            os.write(master, b"g")
+            os.write(master, KEY)
             ok = drain_until(master, PROMPT, t0 + TIMEOUT)
             took = (time.monotonic() if ok else t0 + TIMEOUT) - t0
             c1, s1 = schedstat(theirs), schedstat(ours)

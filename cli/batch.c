@@ -49,29 +49,11 @@ static int resolve(const struct jobs *j, const char *what, int *out, char *err,
                    size_t errlen)
 {
     const struct workload *wl[JOBS_MAX_WL];
-    int n = 0;
-    const struct wl_suite *suite = suite_find(what);
-    if (suite) {
-        n = suite_resolve(suite, wl, JOBS_MAX_WL, err, errlen);
-        if (n < 0)
-            return -1;
-    } else {
-        char list[512];
-        snprintf(list, sizeof(list), "%s", what);
-        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
-             tok = strtok_r(NULL, ",", &save)) {
-            wl[n] = workload_find(tok);
-            if (!wl[n] || n == JOBS_MAX_WL - 1) {
-                char suites[256];
-                suite_names(suites, sizeof(suites));
-                snprintf(err, errlen,
-                         "--batch: '%s' is neither a suite (%s) nor a "
-                         "workload; see parallax-run --list",
-                         tok, suites);
-                return -1;
-            }
-            n++;
-        }
+    char why[400];
+    int n = suite_or_list_resolve(what, wl, JOBS_MAX_WL, why, sizeof(why));
+    if (n < 0) {
+        snprintf(err, errlen, "--batch: %s", why);
+        return -1;
     }
     for (int i = 0; i < n; i++)
         for (int w = 0; w < j->nwl; w++)
@@ -286,10 +268,7 @@ static int write_reports(const struct options *o, struct session *s,
     void *arg[3] = {s, j, &meta};
     int rc = 0;
     if (o->output) {
-        const char *dot = strrchr(o->output, '.');
-        size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - o->output)
-                                               : strlen(o->output);
-        snprintf(path, sizeof(path), "%.*s.json", (int)stem, o->output);
+        report_json_next_to(o->output, path, sizeof(path));
         rc = atomic_file_write_pair(o->output, fill_text, path, fill_json, arg,
                                     err, sizeof(err));
         if (rc == 0)

@@ -9,8 +9,10 @@
 #include "collectors/syscalls_switch.h"
 #include "core/lease.h"
 #include "core/safe_text.h"
+#include "fleet/fleet_run.h"
 #include "guest/demo_guest.h"
 #include "theme/theme_path.h"
+#include "view/fleet_view.h"
 #include "workloads/params.h"
 
 #include <getopt.h>
@@ -118,6 +120,20 @@ void options_usage(FILE *f)
             "while on, every\n"
             "                          system call on the host and guests "
             "costs more\n"
+            "      --fleet=URL         watch the hosts and guests a pmproxy "
+            "knows\n"
+            "                          (http://HOST:PORT) through its "
+            "/series, one\n"
+            "                          row per guest (docs/fleet.md); with "
+            "--batch,\n"
+            "                          run on the guests shown and write a "
+            "fleet report\n"
+            "      --fleet-filter=EXPR the guests shown (and run): host:H "
+            "kernel:K\n"
+            "                          variant:V name:N state:S role:R "
+            "(globs)\n"
+            "      --fleet-jobs=N      sources a fleet run takes at once "
+            "(default %d)\n"
             "  -t, --interval=SECONDS  time between samples (default 1; "
             "%.1f to %.0f)\n"
             "      --text              print plain text refreshes on stdout "
@@ -136,7 +152,7 @@ void options_usage(FILE *f)
             "\n"
             "Keys on the live screen: F1 (or h, ?) lists them all; q quits.\n",
             LEASE_RENEWALS, LEASE_DEFAULT_S, LEASE_MIN_S, LEASE_MAX_S,
-            INTERVAL_MIN, INTERVAL_MAX);
+            FLEET_CONCURRENCY, INTERVAL_MIN, INTERVAL_MAX);
 }
 
 static bool parse_long(const char *s, long *out)
@@ -166,6 +182,62 @@ static int check_text(int argc, char **argv, char *err, size_t errlen)
                      i, echo(argv[i]));
             return -1;
         }
+    }
+    return 0;
+}
+
+/* --fleet, --fleet-filter, --fleet-jobs. 0, or -1 with err. */
+static int fleet_option(int c, const char *arg, struct options *o, char *err,
+                        size_t errlen)
+{
+    struct fleet_filter f;
+    long n;
+    switch (c) {
+    case 'F':
+        if (strncmp(arg, "http://", 7) != 0 &&
+            strncmp(arg, "https://", 8) != 0) {
+            snprintf(err, errlen,
+                     "--fleet '%s' is not a pmproxy URL; try --fleet "
+                     "http://HOST:44322",
+                     arg);
+            return -1;
+        }
+        o->fleet = arg;
+        return 0;
+    case 'G':
+        if (fleet_filter_parse(arg, &f, err, errlen) < 0)
+            return -1;
+        o->fleet_filter = arg;
+        return 0;
+    default:
+        if (!parse_long(arg, &n) || n < 1 || n > 64) {
+            snprintf(err, errlen,
+                     "--fleet-jobs '%s' is not a whole number from 1 to 64; "
+                     "try --fleet-jobs 4",
+                     arg);
+            return -1;
+        }
+        o->fleet_jobs = (int)n;
+        return 0;
+    }
+}
+
+/* What --fleet cannot go with, and what needs it. */
+static int fleet_check(const struct options *o, char *err, size_t errlen)
+{
+    if (!o->fleet && (o->fleet_filter || o->fleet_jobs)) {
+        snprintf(err, errlen,
+                 "--fleet-filter and --fleet-jobs need --fleet "
+                 "URL");
+        return -1;
+    }
+    if (o->fleet && (o->nguests || o->ndemo || o->nbaselines || o->narchives ||
+                     o->record)) {
+        snprintf(err, errlen,
+                 "--fleet reads its sources from pmproxy; drop -h, "
+                 "--demo-guest, --baseline, -a and --record (or run without "
+                 "--fleet)");
+        return -1;
     }
     return 0;
 }
@@ -219,6 +291,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         {"verbose", no_argument, NULL, 'v'},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'H'},
+        {"fleet", required_argument, NULL, 'F'},
+        {"fleet-filter", required_argument, NULL, 'G'},
+        {"fleet-jobs", required_argument, NULL, 'J'},
         {0, 0, 0, 0},
     };
     memset(o, 0, sizeof(*o));
@@ -358,6 +433,12 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
                 return OPT_ERROR;
             break;
         }
+        case 'F':
+        case 'G':
+        case 'J':
+            if (fleet_option(c, optarg, o, err, errlen) < 0)
+                return OPT_ERROR;
+            break;
         case 'v':
             o->verbose++;
             break;
@@ -413,7 +494,8 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         return OPT_ERROR;
     }
     if (check_guests(o, err, errlen) < 0 ||
-        (o->theme && check_theme(o->theme, err, errlen) < 0))
+        (o->theme && check_theme(o->theme, err, errlen) < 0) ||
+        fleet_check(o, err, errlen) < 0)
         return OPT_ERROR;
     local_backends_choose(o->local); /* the default too, on every parse */
     syscalls_want(o->syscalls);

@@ -49,6 +49,10 @@ struct options {
     const char *record; /* --record DIR: PCP archives of the session */
     int narchives;      /* -a [NAME=]ARCHIVE, in the order given */
     const char *archives[OPTIONS_MAX_ARCHIVES];
+    /* the fleet (docs/fleet.md) */
+    const char *fleet;        /* --fleet URL of a pmproxy, NULL: not */
+    const char *fleet_filter; /* --fleet-filter: the guests shown and run */
+    int fleet_jobs;           /* --fleet-jobs: sources a run takes at once */
 };
 
 /* Parses argv into o (defaults first). On OPT_ERROR, err holds a one-line

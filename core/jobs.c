@@ -25,6 +25,13 @@
 
 #define HOST 0
 
+/* The first source whose runs go through pmdaparallax stores: 1, or 0
+ * when model[0] is a remote host (a fleet pair, session_open_pair). */
+static int first_remote(const struct session *s)
+{
+    return s->nsrc > 0 && s->model[0].target[0] ? 0 : 1;
+}
+
 /* -v: how a run ended, for the log */
 static void log_end(const struct jobs *j, const struct session *s, int src,
                     int w, const struct job_cell *c)
@@ -225,7 +232,7 @@ int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
         return -1;
     }
     if (jobs_running(j, w)) {
-        int src = 1;
+        int src = first_remote(s);
         while (src < s->nsrc && !(j->cells[src] && j->cells[src][w].foreign &&
                                   cell_live(j, src, w)))
             src++;
@@ -239,12 +246,12 @@ int jobs_start(struct jobs *j, const struct session *s, int w, char *err,
         return -1;
     }
     int started = 0;
-    if (!j->excluded[HOST]) {
+    if (!j->excluded[HOST] && first_remote(s) == 1) {
         if (start_host(j, w, err, errlen) < 0)
             return -1;
         started++;
     }
-    for (int src = 1; src < s->nsrc; src++)
+    for (int src = first_remote(s); src < s->nsrc; src++)
         if (!j->excluded[src])
             started += start_guest(j, s, src, w);
     if (!started) {
@@ -277,7 +284,7 @@ int jobs_start_one(struct jobs *j, const struct session *s, int w, int src,
 
 bool jobs_settling(const struct jobs *j)
 {
-    for (int src = 1; src < SESSION_MAX_SOURCES; src++)
+    for (int src = 0; src < SESSION_MAX_SOURCES; src++)
         for (int w = 0; j->cells[src] && w < j->nwl; w++)
             if (j->cells[src][w].mapping)
                 return true;
@@ -306,7 +313,7 @@ void jobs_stop(struct jobs *j, const struct session *s, int w)
         if (c)
             c->state = JOB_STOPPING;
     }
-    for (int src = 1; src < s->nsrc; src++) {
+    for (int src = first_remote(s); src < s->nsrc; src++) {
         struct job_cell *c = j->cells[src] ? &j->cells[src][w] : NULL;
         if (c && c->state == JOB_RUNNING) {
             c->store_id =
@@ -331,7 +338,7 @@ void jobs_quit(struct jobs *j, const struct session *s)
     for (int w = 0; w < j->nwl; w++) {
         if (j->host_run[w])
             wl_run_stop(j->host_run[w]);
-        for (int src = 1; src < s->nsrc; src++) {
+        for (int src = first_remote(s); src < s->nsrc; src++) {
             struct job_cell *c = j->cells[src] ? &j->cells[src][w] : NULL;
             if (c && c->state == JOB_RUNNING && !c->foreign) {
                 c->store_id = session_store(s, src, "parallax.control.stop",
@@ -612,7 +619,7 @@ static uint64_t running_mask(const struct jobs *j, const struct session *s)
     for (int w = 0; w < j->nwl; w++) {
         if (j->host_run[w])
             mask |= 1;
-        for (int src = 1; src < s->nsrc && src < 64; src++) {
+        for (int src = first_remote(s); src < s->nsrc && src < 64; src++) {
             const struct job_cell *c = j->cells[src] ? &j->cells[src][w] : 0;
             if (c && (c->state == JOB_RUNNING || c->state == JOB_STOPPING))
                 mask |= (uint64_t)1 << src;
@@ -642,7 +649,7 @@ static void note_overlap(struct jobs *j, const struct session *s)
  * the lease). A foreign run is not ours to keep going. */
 static void renew_leases(const struct jobs *j, const struct session *s)
 {
-    for (int src = 1; src < s->nsrc; src++) {
+    for (int src = first_remote(s); src < s->nsrc; src++) {
         struct lease_plan plan;
         lease_plan(j->lease, &s->model[src].rates, &plan);
         char text[SAMPLER_RENEW_MAX];
@@ -664,7 +671,7 @@ static void renew_leases(const struct jobs *j, const struct session *s)
 bool jobs_update(struct jobs *j, const struct session *s)
 {
     bool changed = false;
-    for (int src = 1; src < s->nsrc; src++)
+    for (int src = first_remote(s); src < s->nsrc; src++)
         if (s->model[src].state == SRC_LIVE && !session_is_fixed(s, src))
             changed |= adopt_foreign(j, s, src);
     note_overlap(j, s);
@@ -675,7 +682,7 @@ bool jobs_update(struct jobs *j, const struct session *s)
             if (!j->host_run[w])
                 log_end(j, s, HOST, w, jobs_cell(j, HOST, w));
         }
-        for (int src = 1; src < s->nsrc; src++) {
+        for (int src = first_remote(s); src < s->nsrc; src++) {
             const struct job_cell *c = j->cells[src] ? &j->cells[src][w] : 0;
             /* final states stay until the next start, once mapped */
             bool live =
@@ -689,7 +696,7 @@ bool jobs_update(struct jobs *j, const struct session *s)
     }
     /* a guest's clock is ticked while its runs want timing: from the
      * start where it varies, from the moment it is seen to vary else */
-    for (int src = 1; src < s->nsrc; src++) {
+    for (int src = first_remote(s); src < s->nsrc; src++) {
         bool on = false, varies = wants_ticks(&s->model[src]);
         for (int w = 0; j->cells[src] && w < j->nwl; w++) {
             struct job_cell *c = &j->cells[src][w];
@@ -764,7 +771,8 @@ static bool running(const struct jobs *j, int w, bool own)
             continue;
         if (j->host_run[i])
             return true;
-        for (int src = 1; src < SESSION_MAX_SOURCES; src++)
+        /* a remote host's runs are in cell 0 (a local one's in host_run) */
+        for (int src = 0; src < SESSION_MAX_SOURCES; src++)
             if (cell_live(j, src, i) && !(own && j->cells[src][i].foreign))
                 return true;
     }

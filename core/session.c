@@ -40,9 +40,9 @@ static int start_source(struct session *s, const char *name, const char *target,
     return 0;
 }
 
-int session_open(struct session *s, double interval,
-                 const struct source_spec *guests, int nguests, char *err,
-                 size_t errlen)
+/* The pipe and gate of a session with no source yet. 0 or -1 with err. */
+static int session_begin(struct session *s, double interval, char *err,
+                         size_t errlen)
 {
     /* no memset of the whole struct: 64 source slots would all become
      * resident memory; slots are initialised as sources are added */
@@ -60,6 +60,15 @@ int session_open(struct session *s, double interval,
         close(s->wake[1]);
         return -1;
     }
+    return 0;
+}
+
+int session_open(struct session *s, double interval,
+                 const struct source_spec *guests, int nguests, char *err,
+                 size_t errlen)
+{
+    if (session_begin(s, interval, err, errlen) < 0)
+        return -1;
     if (start_source(s, "host", NULL, local_backends(), err, errlen) < 0)
         goto fail;
     for (int g = 0; g < nguests; g++)
@@ -69,6 +78,23 @@ int session_open(struct session *s, double interval,
 fail:
     session_close(s);
     return -1;
+}
+
+int session_open_pair(struct session *s, double interval,
+                      const struct source_spec *host,
+                      const struct source_spec *guest,
+                      const struct backend *const *backends, char *err,
+                      size_t errlen)
+{
+    if (session_begin(s, interval, err, errlen) < 0)
+        return -1;
+    if (start_source(s, host->name, host->target, backends, err, errlen) < 0 ||
+        start_source(s, guest->name, guest->target, backends, err, errlen) <
+            0) {
+        session_close(s);
+        return -1;
+    }
+    return 0;
 }
 
 int session_add_fixed(struct session *s, const struct source_model *m,
@@ -119,13 +145,13 @@ unsigned session_store(const struct session *s, int src, const char *name,
 void session_renew(const struct session *s, int src, const char *name,
                    const char *value, double every)
 {
-    if (src > 0 && src < s->nsrc && s->sampler[src])
+    if (src >= 0 && src < s->nsrc && s->sampler[src] && s->model[src].target[0])
         sampler_renew(s->sampler[src], name, value, every);
 }
 
 void session_watch(const struct session *s, int src, bool on)
 {
-    if (src > 0 && src < s->nsrc && s->sampler[src])
+    if (src >= 0 && src < s->nsrc && s->sampler[src] && s->model[src].target[0])
         sampler_watch(s->sampler[src], on);
 }
 

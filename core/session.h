@@ -13,9 +13,11 @@
 
 #define SESSION_MAX_SOURCES 64
 
+struct backend;
+
 struct session {
     double interval;
-    int nsrc; /* model[0] is this host */
+    int nsrc; /* model[0] is this host (a remote one in a fleet's pair) */
     struct source_model model[SESSION_MAX_SOURCES];
     struct sampler *sampler[SESSION_MAX_SOURCES];
     bool recorded[SESSION_MAX_SOURCES]; /* replayed from an archive */
@@ -29,6 +31,15 @@ struct session {
 int session_open(struct session *s, double interval,
                  const struct source_spec *guests, int nguests, char *err,
                  size_t errlen);
+
+/* Starts watching two remote sources read through `backends`: `host` as
+ * model[0], the reference of the ratios, and `guest`. 0, or -1 with a
+ * one-line reason in err. */
+int session_open_pair(struct session *s, double interval,
+                      const struct source_spec *host,
+                      const struct source_spec *guest,
+                      const struct backend *const *backends, char *err,
+                      size_t errlen);
 
 /* Adds a fixed column: a model that no sampler updates (a baseline read
  * from a saved report). 0, or -1 with a one-line reason in err. */

@@ -99,16 +99,16 @@ static int fill_json(FILE *f, void *arg, char *err, size_t errlen)
     return -1;
 }
 
-/* dir/parallax-YYYYmmdd-HHMMSS-mmm.EXT for the report's second and
+/* dir/STEM-YYYYmmdd-HHMMSS-mmm.EXT for the report's second and
  * millisecond ms; false when it does not fit. */
-static bool report_name(char *buf, size_t n, const char *dir,
+static bool report_name(char *buf, size_t n, const char *dir, const char *stem,
                         const struct report_meta *meta, int ms, const char *ext)
 {
-    char stem[48];
+    char when[48];
     struct tm tm;
-    strftime(stem, sizeof(stem), "parallax-%Y%m%d-%H%M%S",
+    strftime(when, sizeof(when), "%Y%m%d-%H%M%S",
              localtime_r(&meta->when, &tm));
-    int len = snprintf(buf, n, "%s/%s-%03d.%s", dir, stem, ms, ext);
+    int len = snprintf(buf, n, "%s/%s-%s-%03d.%s", dir, stem, when, ms, ext);
     return len >= 0 && (size_t)len < n;
 }
 
@@ -117,15 +117,16 @@ static bool report_name(char *buf, size_t n, const char *dir,
  * meanwhile (atomic_file_publish_pair). Never over anything: a stem whose
  * .json or .txt exists is skipped. */
 static int publish_pair(struct atomic_file *json, struct atomic_file *text,
-                        const char *dir, const struct report_meta *meta,
-                        char *path, size_t pn, char *err, size_t errlen)
+                        const char *dir, const char *stem,
+                        const struct report_meta *meta, char *path, size_t pn,
+                        char *err, size_t errlen)
 {
     char jpath[PATH_LEN];
     for (int ms = meta->msec; ms <= MSEC_LAST; ms++) {
-        report_name(path, pn, dir, meta, ms, "txt");
+        report_name(path, pn, dir, stem, meta, ms, "txt");
         if (access(path, F_OK) == 0)
             continue; /* a .txt alone: its .json was removed */
-        report_name(jpath, sizeof(jpath), dir, meta, ms, "json");
+        report_name(jpath, sizeof(jpath), dir, stem, meta, ms, "json");
         if (atomic_file_publish_pair(json, jpath, text, path, false, err,
                                      errlen) == 0)
             return 0;
@@ -143,6 +144,19 @@ int report_save(const char *dir, const struct session *s, const struct jobs *j,
                 const struct report_meta *meta, char *path_out, size_t path_n,
                 char *err, size_t errlen)
 {
+    struct save_ctx c = {s, j, meta};
+    return report_save_with(dir, "parallax", fill_text, fill_json, &c, meta,
+                            path_out, path_n, err, errlen);
+}
+
+int report_save_with(const char *dir, const char *stem,
+                     int (*text_fill)(FILE *f, void *arg, char *err,
+                                      size_t errlen),
+                     int (*json_fill)(FILE *f, void *arg, char *err,
+                                      size_t errlen),
+                     void *arg, const struct report_meta *meta, char *path_out,
+                     size_t path_n, char *err, size_t errlen)
+{
     char def[PATH_LEN], path[PATH_LEN];
     if (!dir) {
         if (report_default_dir(def, sizeof(def)) < 0) {
@@ -157,27 +171,34 @@ int report_save(const char *dir, const struct session *s, const struct jobs *j,
         snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
-    struct save_ctx c = {s, j, meta};
     struct atomic_file json, text;
-    if (!report_name(path, sizeof(path), dir, meta, meta->msec, "json")) {
+    if (!report_name(path, sizeof(path), dir, stem, meta, meta->msec, "json")) {
         snprintf(err, errlen, "cannot write into %s: the path is too long",
                  dir);
         return -1;
     }
     errno = 0;
-    if (atomic_file_stage(&json, path, fill_json, &c, err, errlen) < 0)
+    if (atomic_file_stage(&json, path, json_fill, arg, err, errlen) < 0)
         return -1;
-    report_name(path, sizeof(path), dir, meta, meta->msec, "txt");
+    report_name(path, sizeof(path), dir, stem, meta, meta->msec, "txt");
     errno = 0;
-    if (atomic_file_stage(&text, path, fill_text, &c, err, errlen) < 0) {
+    if (atomic_file_stage(&text, path, text_fill, arg, err, errlen) < 0) {
         atomic_file_discard(&json);
         return -1;
     }
-    int rc =
-        publish_pair(&json, &text, dir, meta, path, sizeof(path), err, errlen);
+    int rc = publish_pair(&json, &text, dir, stem, meta, path, sizeof(path),
+                          err, errlen);
     atomic_file_discard(&json);
     atomic_file_discard(&text);
     if (rc == 0)
         snprintf(path_out, path_n, "%s", path);
     return rc;
+}
+
+void report_json_next_to(const char *text_path, char *out, size_t n)
+{
+    const char *dot = strrchr(text_path, '.');
+    size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - text_path)
+                                           : strlen(text_path);
+    snprintf(out, n, "%.*s.json", (int)stem, text_path);
 }

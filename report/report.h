@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "core/session.h"
@@ -46,5 +47,19 @@ int report_make_dirs(const char *dir);
 int report_save(const char *dir, const struct session *s, const struct jobs *j,
                 const struct report_meta *meta, char *path_out, size_t path_n,
                 char *err, size_t errlen);
+
+/* The JSON report's path next to the text report's: its extension
+ * replaced by .json (or .json added when it has none). */
+void report_json_next_to(const char *text_path, char *out, size_t n);
+
+/* report_save for another pair of writers: STEM-YYYYmmdd-HHMMSS-mmm.txt
+ * and .json, filled by text(f, arg, ...) and json(f, arg, ...) (the
+ * fleet's report, stem "parallax-fleet"). Same directory, names and
+ * atomicity; 0, or -1 with one line in err. */
+int report_save_with(const char *dir, const char *stem,
+                     int (*text)(FILE *f, void *arg, char *err, size_t errlen),
+                     int (*json)(FILE *f, void *arg, char *err, size_t errlen),
+                     void *arg, const struct report_meta *meta, char *path_out,
+                     size_t path_n, char *err, size_t errlen);
 
 #endif

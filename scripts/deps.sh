@@ -8,9 +8,11 @@ set -eu
 # build: a C compiler and its libc headers (a fresh Debian 12 has neither;
 # gcc only recommends libc6-dev), make; compiler flags come from pkg-config
 # for every library
-BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev"
-# run: pcp itself (local context, pmcd for guests and tests)
-RUN="pcp"
+BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev libcurl4-openssl-dev"
+# run: pcp itself (local context, pmcd for guests and tests); redis-server
+# for the fleet (pmproxy and pmseries keep their series there: make
+# fleet-demo, the fleet tests and bench)
+RUN="pcp redis-server"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench
 # reference, groff and man-db to check that the man pages render, faketime
 # for guests whose clocks diverge, stress-ng for a host whose CPUs are busy

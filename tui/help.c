@@ -37,23 +37,30 @@ static void frame(int y0, int y1, int x0, int x1, bool utf8)
     mvaddch(y1, x1, utf8 ? ACS_LRCORNER : '+');
 }
 
-void help_open(struct help *h)
+void help_open_keys(struct help *h, const struct key_doc *docs, int n)
 {
     h->open = true;
     h->top = 0;
+    h->docs = docs;
+    h->ndocs = n;
+}
+
+void help_open(struct help *h)
+{
+    help_open_keys(h, key_docs, key_docs_count);
 }
 
 /* The widest key, and the widest key row unwrapped (the legend wraps to
  * the box the keys make). */
-static void widths(int *keys, int *line)
+static void widths(const struct key_doc *docs, int ndocs, int *keys, int *line)
 {
     *keys = *line = 0;
-    for (int i = 0; i < key_docs_count; i++)
-        if ((int)strlen(key_docs[i].keys) > *keys)
-            *keys = (int)strlen(key_docs[i].keys);
-    for (int i = 0; i < key_docs_count; i++)
-        if (*keys + 2 + (int)strlen(key_docs[i].does) > *line)
-            *line = *keys + 2 + (int)strlen(key_docs[i].does);
+    for (int i = 0; i < ndocs; i++)
+        if ((int)strlen(docs[i].keys) > *keys)
+            *keys = (int)strlen(docs[i].keys);
+    for (int i = 0; i < ndocs; i++)
+        if (*keys + 2 + (int)strlen(docs[i].does) > *line)
+            *line = *keys + 2 + (int)strlen(docs[i].does);
     if (*line > READ_W)
         *line = READ_W;
 }
@@ -86,15 +93,18 @@ static int add_wrapped(struct help_row *rows, int n, const char *key,
     return n;
 }
 
-/* The rows of the list for a box `inner` cells wide: the keys, a blank
- * row, the legend. */
-static int build(struct help_row *rows, int inner, int kw, bool utf8)
+/* The rows of the list for a box `inner` cells wide: the keys and, for the
+ * main screen's table, a blank row and the legend of its marks. */
+static int build(const struct help *h, struct help_row *rows, int inner, int kw,
+                 bool utf8)
 {
     int n = 0, dw = inner - kw - 2;
-    for (int i = 0; i < key_docs_count; i++)
-        n = dw >= 8 ? add_wrapped(rows, n, key_docs[i].keys, key_docs[i].does,
+    for (int i = 0; i < h->ndocs; i++)
+        n = dw >= 8 ? add_wrapped(rows, n, h->docs[i].keys, h->docs[i].does,
                                   kw + 2, dw, 0)
-                    : add_wrapped(rows, n, key_docs[i].keys, "", 0, 1, 0);
+                    : add_wrapped(rows, n, h->docs[i].keys, "", 0, 1, 0);
+    if (h->docs != key_docs)
+        return n;
     if (n < LINES_MAX)
         rows[n++] = (struct help_row){NULL, "", 0};
     n = add_wrapped(rows, n, NULL, "What the table's marks say:", 0, inner, 0);
@@ -108,13 +118,13 @@ void help_draw(struct help *h, int y0, int y1, bool utf8)
 {
     static struct help_row list[LINES_MAX]; /* kept off the stack */
     int kw, lw;
-    widths(&kw, &lw);
+    widths(h->docs, h->ndocs, &kw, &lw);
     /* as small as the list allows, centred; a frame and a space each side */
     int w = lw + 4 < COLS - 2 * MARGIN ? lw + 4 : COLS - 2 * MARGIN;
     int inner = w - 4;
     if (inner < 1)
         return;
-    int n = build(list, inner, kw, utf8);
+    int n = build(h, list, inner, kw, utf8);
     if (y1 > y0 + n + 1)
         y1 = y0 + n + 1;
     int x0 = (COLS - w) / 2, x1 = x0 + w - 1, rows = y1 - y0 - 1;

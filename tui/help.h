@@ -6,13 +6,21 @@
 
 #include <stdbool.h>
 
+struct key_doc;
+
 struct help {
     bool open;
-    int top; /* the first row of the list shown */
+    int top;                    /* the first row of the list shown */
+    const struct key_doc *docs; /* the screen's key table */
+    int ndocs;
 };
 
-/* Opens the help at its top. */
+/* Opens the help at its top, listing the main screen's keys. */
 void help_open(struct help *h);
+
+/* Opens the help at its top, listing the keys docs[0..n) (another
+ * screen's table). */
+void help_open_keys(struct help *h, const struct key_doc *docs, int n);
 
 /* Draws the box from row y0 down to row y1 at most, as wide as the list
  * needs or the screen allows, with box lines in UTF-8 or ASCII. */

@@ -15,24 +15,24 @@ static int entry_width(const struct key_doc *k)
 }
 
 /* Leaves out the entries with the highest drop rank until the rest fit. */
-static void choose(bool *shown, int cols)
+static void choose(const struct key_doc *docs, int n, bool *shown, int cols)
 {
     int width = 0;
-    for (int i = 0; i < key_docs_count; i++) {
-        shown[i] = key_docs[i].bar != NULL;
+    for (int i = 0; i < n; i++) {
+        shown[i] = docs[i].bar != NULL;
         if (shown[i])
-            width += entry_width(&key_docs[i]);
+            width += entry_width(&docs[i]);
     }
     while (width > cols) {
         int worst = -1;
-        for (int i = 0; i < key_docs_count; i++)
-            if (shown[i] && key_docs[i].drop > 0 &&
-                (worst < 0 || key_docs[i].drop > key_docs[worst].drop))
+        for (int i = 0; i < n; i++)
+            if (shown[i] && docs[i].drop > 0 &&
+                (worst < 0 || docs[i].drop > docs[worst].drop))
                 worst = i;
         if (worst < 0)
             break; /* what is left is cut at the edge */
         shown[worst] = false;
-        width -= entry_width(&key_docs[worst]);
+        width -= entry_width(&docs[worst]);
     }
 }
 
@@ -51,17 +51,22 @@ static bool add_clipped(const char *text, int attr)
 
 void keybar_draw(int y)
 {
+    keybar_draw_keys(y, key_docs, key_docs_count);
+}
+
+void keybar_draw_keys(int y, const struct key_doc *docs, int n)
+{
     bool shown[KEY_DOCS_MAX];
-    choose(shown, COLS - 1);
+    choose(docs, n, shown, COLS - 1);
     move(y, 0);
     clrtoeol();
-    for (int i = 0; i < key_docs_count; i++) {
+    for (int i = 0; i < n; i++) {
         if (!shown[i])
             continue;
         int key = colors_attr(ROLE_KEY), label = colors_attr(ROLE_KEY_LABEL);
-        if (!add_clipped(" ", key) || !add_clipped(key_docs[i].bar, key) ||
-            !add_clipped(" ", label) ||
-            !add_clipped(key_docs[i].label, label) || !add_clipped(" ", label))
+        if (!add_clipped(" ", key) || !add_clipped(docs[i].bar, key) ||
+            !add_clipped(" ", label) || !add_clipped(docs[i].label, label) ||
+            !add_clipped(" ", label))
             break;
     }
 }

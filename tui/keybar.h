@@ -6,4 +6,9 @@
  * that matter least are left out, the help and quit keys never. */
 void keybar_draw(int y);
 
+struct key_doc;
+
+/* The same bar from another screen's key table docs[0..n). */
+void keybar_draw_keys(int y, const struct key_doc *docs, int n);
+
 #endif

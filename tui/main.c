@@ -5,6 +5,8 @@
 #include <stdio.h>
 
 #include "cli/batch.h"
+#include "cli/fleet_batch.h"
+#include "cli/fleet_text.h"
 #include "core/diag.h"
 #include "cli/options.h"
 #include "cli/text_mode.h"
@@ -33,6 +35,10 @@ int main(int argc, char **argv)
         break;
     }
     diag_set_level(o.verbose);
+    if (o.fleet && o.text)
+        return fleet_text_run(&o);
+    if (o.fleet && o.batch)
+        return fleet_batch_run(&o);
     if (o.batch)
         return batch_run(&o);
     return o.text ? text_mode_run(&o) : tui_run(&o);

@@ -13,16 +13,14 @@
 #include "tui/keybar.h"
 #include "tui/row_cache.h"
 #include "tui/status.h"
+#include "tui/title_bar.h"
 #include "tui/tui.h"
 #include "view/fit.h"
 #include "view/view_replay.h"
 
 static void draw_title(const struct session *s)
 {
-    char left[512], clock[16], iv[32], self[80];
-    time_t now = time(NULL);
-    struct tm tm;
-    strftime(clock, sizeof(clock), "%H:%M:%S", localtime_r(&now, &tm));
+    char left[512], iv[32], self[80];
     interval_format(s->interval, iv, sizeof(iv));
     selfcost_format(&s->self, false, self, sizeof(self));
     char replay[256];
@@ -34,12 +32,7 @@ static void draw_title(const struct session *s)
         snprintf(left, sizeof(left), " parallax %s - %s%s%s", iv, self,
                  replay[0] ? " - " : "", replay);
     }
-    attron(colors_attr(ROLE_TITLE));
-    mvhline(0, 0, ' ', COLS);
-    mvaddnstr(0, 0, left, COLS);
-    if (COLS > (int)(strlen(left) + strlen(clock) + 2))
-        mvaddstr(0, COLS - (int)strlen(clock) - 1, clock);
-    attroff(colors_attr(ROLE_TITLE));
+    title_bar_draw(left);
 }
 
 /* Says the window is too small in the longest form that fits its width

@@ -31,7 +31,9 @@
 #include "report/report.h"
 #include "core/session.h"
 #include "tui/archive_keys.h"
+#include "core/clock.h"
 #include "tui/colors.h"
+#include "tui/fleet_tui.h"
 #include "tui/modes.h"
 #include "tui/panel.h"
 #include "tui/prompt.h"
@@ -352,12 +354,78 @@ static int main_loop(struct session *s, bool utf8)
             redraw = true;
         if (demo_step(s))
             redraw = true;
-        if (host_probe_step(&probe, &s->model[0], jobs_host_busy(&jobs)))
+        if (!s->model[0].target[0] && /* this host's, not a remote host's */
+            host_probe_step(&probe, &s->model[0], jobs_host_busy(&jobs)))
             redraw = true;
         if (keyed || (redraw && !modes_paused(&modes)))
             modes_draw(&modes, s, &jobs, &table, prompt.active ? &prompt : NULL,
                        utf8);
     }
+}
+
+int tui_signal_fd(void)
+{
+    return sig_pipe[0];
+}
+
+/* Stops the workloads this screen started and waits (2 s at most) for
+ * the stores to be made, before the connections close. */
+static void stop_jobs(struct session *s)
+{
+    jobs_stop_all(&jobs, s);
+    double until = clock_mono() + 2;
+    while (jobs_running(&jobs, -1) && clock_mono() < until) {
+        struct pollfd pfd = {.fd = session_fd(s), .events = POLLIN};
+        poll(&pfd, 1, 100);
+        session_update(s);
+        jobs_update(&jobs, s);
+    }
+}
+
+int tui_pair_run(const struct source_spec *host,
+                 const struct source_spec *guest,
+                 const struct backend *const *backends, double interval,
+                 bool utf8, char *err, size_t errlen)
+{
+    static struct session pair;
+    if (session_open_pair(&pair, interval, host, guest, backends, err, errlen) <
+        0)
+        return -1;
+    int repeats = jobs.opts.repeats;
+    jobs_init(&jobs);
+    jobs.opts.repeats = repeats > 0 ? repeats : 3;
+    memset(&table, 0, sizeof(table));
+    snprintf(table.status, sizeof(table.status),
+             "%s against its host %s through pmproxy's /pmapi; q goes back "
+             "to the fleet",
+             guest->name, host->name);
+    int sig = main_loop(&pair, utf8);
+    stop_jobs(&pair);
+    modes_free(&modes);
+    jobs_free(&jobs);
+    session_close(&pair);
+    return sig;
+}
+
+/* --fleet: the fleet screen in this lifecycle (signals, curses, log). */
+static int fleet_screen(const struct options *o, bool utf8, int real_stderr)
+{
+    char err[256];
+    jobs.opts.repeats = o->repeats;
+    report_dir = o->report_dir;
+    install_signals();
+    curses_start();
+    DIAG(DIAG_INFO, "started: the fleet at %s, interval %g s", o->fleet,
+         o->interval);
+    int sig = fleet_tui_run(o, utf8, err, sizeof(err));
+    curses_end();
+    if (sig < 0)
+        dprintf(real_stderr, "parallax: %s\n", err);
+    if (real_stderr >= 0) {
+        dup2(real_stderr, STDERR_FILENO);
+        close(real_stderr);
+    }
+    return sig < 0 ? 1 : sig ? 128 + sig : 0;
 }
 
 int tui_run(const struct options *o)
@@ -381,6 +449,8 @@ int tui_run(const struct options *o)
     }
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     int real_stderr = redirect_stderr();
+    if (o->fleet)
+        return fleet_screen(o, utf8, real_stderr);
     if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
         0) {
         dprintf(real_stderr, "parallax: %s\n", err);

@@ -2,6 +2,9 @@
 #ifndef PARALLAX_TUI_H
 #define PARALLAX_TUI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "cli/options.h"
 
 #define TUI_MIN_COLS 40
@@ -10,5 +13,21 @@
 /* Runs the live screen until q or a termination signal; always restores
  * the terminal. Returns the process exit status. */
 int tui_run(const struct options *o);
+
+struct backend;
+
+/* While the screen is up: the descriptor that becomes readable when
+ * SIGINT, SIGTERM or SIGHUP arrives (one byte, the signal), for another
+ * screen's loop (the fleet's). */
+int tui_signal_fd(void);
+
+/* The familiar side-by-side screen of `guest` against `host` (the
+ * reference of its ratios), both read through `backends` (the fleet's
+ * /pmapi), until q: returns 0, or the signal that ended it, or -1 with
+ * err when they cannot be opened. Stops the workloads it started. */
+int tui_pair_run(const struct source_spec *host,
+                 const struct source_spec *guest,
+                 const struct backend *const *backends, double interval,
+                 bool utf8, char *err, size_t errlen);
 
 #endif

@@ -145,3 +145,29 @@ void suite_names(char *buf, size_t len)
             used += (size_t)k;
     }
 }
+
+int suite_or_list_resolve(const char *what, const struct workload **out,
+                          int max, char *err, size_t errlen)
+{
+    const struct wl_suite *suite = suite_find(what);
+    if (suite)
+        return suite_resolve(suite, out, max, err, errlen);
+    char list[512];
+    int n = 0;
+    snprintf(list, sizeof(list), "%s", what);
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        out[n] = workload_find(tok);
+        if (!out[n] || n == max - 1) {
+            char suites[256];
+            suite_names(suites, sizeof(suites));
+            snprintf(err, errlen,
+                     "'%s' is neither a suite (%s) nor a workload; see "
+                     "parallax-run --list",
+                     tok, suites);
+            return -1;
+        }
+        n++;
+    }
+    return n;
+}

@@ -28,6 +28,12 @@ const struct wl_suite *suite_find(const char *name);
 int suite_resolve(const struct wl_suite *s, const struct workload **out,
                   int max, char *err, size_t errlen);
 
+/* Fills out[0..max) with the workloads `what` names: a suite, or a comma
+ * list of workloads. Returns how many, or -1 with a message in err that
+ * names the word it did not know and the suites there are. */
+int suite_or_list_resolve(const char *what, const struct workload **out,
+                          int max, char *err, size_t errlen);
+
 /* Writes the suite names, "syscalls, quick, ...", into buf. */
 void suite_names(char *buf, size_t len);
 

@@ -1,0 +1,59 @@
+/* The fleet's labels: how a host, a guest and their pairing are declared.
+ * Each pmcd of the fleet carries context labels of parallax's own (a file
+ * in its $PCP_SYSCONF_DIR/labels/, docs/fleet.md); pmlogger copies them
+ * into the archives and pmproxy into the key-value server, where
+ * /series/labels and /series/query filters find them. PCP's `hostname`
+ * label is always the machine's real name and cannot be overridden,
+ * hence names of our own:
+ *
+ *   parallax_role     "host" or "guest"
+ *   parallax_name     the name shown (default: the hostname label)
+ *   parallax_host     a guest's host: that host's parallax_name
+ *   parallax_variant  free text to filter on ("tcg", "icount", "uml")
+ *   parallax_pmcd     HOST[:PORT] where parallax (workloads) and pmproxy
+ *                     (/pmapi) reach its pmcd (default: the hostname)
+ *
+ * Everything read from the network goes through fleet_clean first. */
+#ifndef PARALLAX_FLEET_LABELS_H
+#define PARALLAX_FLEET_LABELS_H
+
+#include <stddef.h>
+
+enum fleet_role {
+    FLEET_UNLABELLED, /* no parallax_role: shown, never paired */
+    FLEET_HOST,
+    FLEET_GUEST,
+};
+
+struct fleet_labels {
+    enum fleet_role role;
+    char name[48];
+    char host[48];
+    char variant[32];
+    char pmcd[128];
+    char hostname[64];
+};
+
+/* The label names, for filters and the docs. */
+#define FLEET_LABEL_ROLE    "parallax_role"
+#define FLEET_LABEL_NAME    "parallax_name"
+#define FLEET_LABEL_HOST    "parallax_host"
+#define FLEET_LABEL_VARIANT "parallax_variant"
+#define FLEET_LABEL_PMCD    "parallax_pmcd"
+
+/* Sets one label (name, value as received) into l, cleaned; labels of
+ * other names are ignored. */
+void fleet_labels_set(struct fleet_labels *l, const char *name,
+                      const char *value);
+
+/* Fills what the labels left empty: the name and pmcd address from the
+ * hostname label. */
+void fleet_labels_finish(struct fleet_labels *l);
+
+/* Copies src into dst (n bytes) made safe for a terminal and a report:
+ * printable ASCII is kept, anything else (control characters, escape
+ * sequences, bytes of other encodings) becomes '?'. The one door for text
+ * from pmproxy and the pmcds behind it. */
+void fleet_clean(char *dst, size_t n, const char *src);
+
+#endif

@@ -1,0 +1,171 @@
+/* See http.h. The body grows in one buffer reused by every request of a
+ * client; libcurl's own signal handling is off (threads), so timeouts rely
+ * on its threaded resolver or on numeric addresses. */
+#include "fleet/http.h"
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+
+struct http {
+    CURL *curl;
+    char base[256];
+    char *url; /* base + path, rebuilt per request */
+    size_t url_cap;
+    char *body;
+    size_t len, cap;
+    bool too_long;
+    long timeout_ms;
+    double last_ms;
+};
+
+int http_global_init(void)
+{
+    return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
+}
+
+static size_t on_data(char *data, size_t size, size_t n, void *arg)
+{
+    struct http *h = arg;
+    size_t add = size * n;
+    if (h->len + add + 1 > HTTP_BODY_MAX) {
+        h->too_long = true;
+        return 0; /* libcurl aborts the transfer */
+    }
+    if (h->len + add + 1 > h->cap) {
+        size_t cap = h->cap ? h->cap : 16384;
+        while (cap < h->len + add + 1)
+            cap *= 2;
+        char *b = realloc(h->body, cap);
+        if (!b)
+            return 0;
+        h->body = b;
+        h->cap = cap;
+    }
+    memcpy(h->body + h->len, data, add);
+    h->len += add;
+    h->body[h->len] = '\0';
+    return add;
+}
+
+struct http *http_new(const char *base_url, double timeout_s)
+{
+    struct http *h = calloc(1, sizeof(*h));
+    if (!h)
+        return NULL;
+    h->curl = curl_easy_init();
+    if (!h->curl) {
+        free(h);
+        return NULL;
+    }
+    snprintf(h->base, sizeof(h->base), "%s", base_url);
+    size_t bl = strlen(h->base);
+    while (bl > 0 && h->base[bl - 1] == '/')
+        h->base[--bl] = '\0';
+    curl_easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, h);
+    curl_easy_setopt(h->curl, CURLOPT_TCP_KEEPALIVE, 1L);
+    /* pmproxy's answers are plain HTTP; nothing else is followed */
+    curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h->curl, CURLOPT_FOLLOWLOCATION, 0L);
+    http_set_timeout(h, timeout_s);
+    return h;
+}
+
+void http_set_timeout(struct http *h, double timeout_s)
+{
+    h->timeout_ms = (long)(timeout_s * 1000);
+    if (h->timeout_ms < 50)
+        h->timeout_ms = 50;
+    curl_easy_setopt(h->curl, CURLOPT_TIMEOUT_MS, h->timeout_ms);
+    curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT_MS, h->timeout_ms / 2);
+}
+
+int http_request(struct http *h, const char *path_query, const char *form,
+                 const char **body, char *err, size_t errlen)
+{
+    size_t need = strlen(h->base) + strlen(path_query) + 1;
+    if (need > h->url_cap) {
+        char *u = realloc(h->url, need);
+        if (!u) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        h->url = u;
+        h->url_cap = need;
+    }
+    snprintf(h->url, h->url_cap, "%s%s", h->base, path_query);
+    curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
+    if (form) {
+        curl_easy_setopt(h->curl, CURLOPT_POSTFIELDS, form);
+        curl_easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE, (long)strlen(form));
+    } else {
+        curl_easy_setopt(h->curl, CURLOPT_HTTPGET, 1L);
+    }
+    h->len = 0;
+    h->too_long = false;
+    if (h->body)
+        h->body[0] = '\0';
+    double t0 = clock_mono();
+    CURLcode rc = curl_easy_perform(h->curl);
+    h->last_ms = (clock_mono() - t0) * 1e3;
+    if (rc != CURLE_OK) {
+        if (h->too_long)
+            snprintf(err, errlen, "answer longer than %u MB",
+                     HTTP_BODY_MAX >> 20);
+        else if (rc == CURLE_OPERATION_TIMEDOUT)
+            snprintf(err, errlen, "no answer in %.1f s",
+                     (double)h->timeout_ms / 1000);
+        else
+            snprintf(err, errlen, "%s", curl_easy_strerror(rc));
+        return -1;
+    }
+    long status = 0;
+    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &status);
+    *body = h->body ? h->body : "";
+    return (int)status;
+}
+
+double http_last_ms(const struct http *h)
+{
+    return h->last_ms;
+}
+
+bool http_append_escaped(char *buf, size_t *len, size_t cap, const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = *len;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                     (*p >= '0' && *p <= '9') || strchr("-_.~", *p);
+        if (n + (plain ? 1 : 3) + 1 > cap) {
+            buf[*len] = '\0'; /* as it was */
+            return false;
+        }
+        if (plain) {
+            buf[n++] = (char)*p;
+        } else {
+            buf[n++] = '%';
+            buf[n++] = hex[*p >> 4];
+            buf[n++] = hex[*p & 15];
+        }
+    }
+    buf[n] = '\0';
+    *len = n;
+    return true;
+}
+
+void http_free(struct http *h)
+{
+    if (!h)
+        return;
+    curl_easy_cleanup(h->curl);
+    free(h->url);
+    free(h->body);
+    free(h);
+}

@@ -1,0 +1,45 @@
+/* A plain HTTP client for pmproxy's REST interface (libcurl): one
+ * keep-alive connection per struct http, used by one thread, every request
+ * bounded by a timeout so that a slow or dead pmproxy never holds the
+ * caller longer than it asked. */
+#ifndef PARALLAX_HTTP_H
+#define PARALLAX_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define HTTP_BODY_MAX (64u << 20) /* a longer answer is refused */
+
+struct http;
+
+/* Sets libcurl up process-wide; call once in the main thread before any
+ * thread makes a request. 0, or -1 when libcurl cannot start. */
+int http_global_init(void);
+
+/* A client of `base_url` ("http://host:port", no trailing path) whose
+ * requests give up after timeout_s seconds (connecting: at most half of
+ * it). NULL when out of memory. */
+struct http *http_new(const char *base_url, double timeout_s);
+
+/* Changes the timeout of the next requests. */
+void http_set_timeout(struct http *h, double timeout_s);
+
+/* GETs base_url + path_query (already URL-encoded), or POSTs `form` (an
+ * application/x-www-form-urlencoded body) to it when form is not NULL.
+ * Returns the HTTP status (200 ...) with the body in *body (0-terminated,
+ * valid until the next request on h), or -1 with a one-line reason in err
+ * (no connection, timeout, body too long). */
+int http_request(struct http *h, const char *path_query, const char *form,
+                 const char **body, char *err, size_t errlen);
+
+/* The milliseconds the last request took, connecting included. */
+double http_last_ms(const struct http *h);
+
+/* Appends `s` URL-encoded to buf (length *len, capacity cap); false when
+ * it does not fit (buf is then unchanged). */
+bool http_append_escaped(char *buf, size_t *len, size_t cap, const char *s);
+
+/* Closes the connection and frees h. */
+void http_free(struct http *h);
+
+#endif
