@@ -190,8 +190,16 @@ static void http_error(int status, const char *body, char *err, size_t errlen)
         line[strcspn(line, "<\n")] = '\0';
         fleet_clean(said, sizeof(said), line);
     }
+    bool failed = root && json_is_false(json_object_get(root, "success"));
     json_decref(root);
-    snprintf(err, errlen, "HTTP %d%s%s", status, said[0] ? ": " : "", said);
+    if (failed && !msg) /* what 6.0.3 answers while its redis is down */
+        snprintf(err, errlen,
+                 "HTTP %d: pmproxy's series query failed, no reason given "
+                 "(is its key-value server up? see pmproxy's log)",
+                 status);
+    else
+        snprintf(err, errlen, "HTTP %d%s%s", status, said[0] ? ": " : "",
+                 said);
 }
 
 /* GETs path (body NULL) or POSTs "series=ID,ID,..." of ids from..from+n

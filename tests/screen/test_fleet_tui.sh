@@ -63,7 +63,13 @@ tm send-keys -t t q
 wait_for 5 has 'back from g00[123] against h01' || { screen; fail "q did not come back"; }
 echo "ok: Enter opened the guest against its host, q came back"
 
-# a report with no run: its JSON's offsets hold against a direct fetch
+# a report with no run: its JSON's offsets hold against a direct fetch,
+# once two guests show one (an offset needs a dozen logged ticks of the
+# guest and its host, and an arrival bracket from two polls)
+offsets() {
+    [ "$(screen | grep -cE '^  g00[123] +h01 +live +[-+][0-9]+ +[-+±][0-9]')" -ge 2 ]
+}
+wait_for 30 offsets || { screen; fail "fewer than 2 guests with an offset"; }
 tm send-keys -t t s
 wait_for 5 has 'saved .*parallax-fleet-' || { screen; fail "no report saved"; }
 /usr/bin/python3 "$here/fleet_offsets.py" \
