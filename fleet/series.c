@@ -198,8 +198,7 @@ static void http_error(int status, const char *body, char *err, size_t errlen)
                  "(is its key-value server up? see pmproxy's log)",
                  status);
     else
-        snprintf(err, errlen, "HTTP %d%s%s", status, said[0] ? ": " : "",
-                 said);
+        snprintf(err, errlen, "HTTP %d%s%s", status, said[0] ? ": " : "", said);
 }
 
 /* GETs path (body NULL) or POSTs "series=ID,ID,..." of ids from..from+n
