@@ -128,8 +128,9 @@ run() {
         -v p="$((p1 - p0))" -v r="$((r1 - r0))" -v g="$((g1 - g0))" '
         { ns = $1; wall = $3 }
         END { c = ns / 1e9 / wall * 100
+              split(live, s, "/"); shown = s[1] + s[2]
               printf "%d %.2f %.0f %s %s %.1f %.1f %.1f %s %s\n", n, c,
-                  (c > 0 ? n / (c / 100) : 0), lat, live, p / hz / w * 100,
+                  (c > 0 ? shown / (c / 100) : 0), lat, live, p / hz / w * 100,
                   r / hz / w * 100, g / hz / w * 100, poll, waited }' "$tmp/cpu-$n"
 }
 
@@ -170,7 +171,7 @@ main() {
     fi
     local rc=0
     {
-        printf '\n5. Fleet  window %s s, %s keys each, %s  %s CPUs  load %s -> %s\n' \
+        printf '\n6. Fleet  window %s s, %s keys each, %s  %s CPUs  load %s -> %s\n' \
             "$seconds" "$presses" "$size" "$(nproc)" "$load0" \
             "$(cut -d' ' -f1-3 /proc/loadavg)"
         printf '%s\n' "parallax --fleet -t 1: N sources through pmproxy's /series (records of" \
@@ -192,8 +193,8 @@ main() {
         printf '%-7s %7s %9s %9s  %s\n' "64 -h" "$dcpu" \
             "$(awk -v c="$dcpu" 'BEGIN { if (c + 0 > 0) printf "%.0f", 64 / (c / 100); else print "-" }')" \
             "$dworst" "the direct mode (bench/scale.sh): a PCP context per source"
-        printf '%s\n' "(per core: sources shown per core of parallax's CPU; waited: of the worst" \
-            "press, ms its main thread waited for a CPU; live/late: sources with current" \
+        printf '%s\n' "(per core: sources shown (live or late) per core of parallax's CPU; waited:" \
+            "of the worst press, ms its main thread waited for a CPU; live/late: sources with current" \
             "records and with records pmproxy took in late (its discovery's throttle," \
             "docs/fleet.md); poll: one /series poll of every source's newest values, ms," \
             "and of the --text run's refreshes after the window, how many had no answer;" \
