@@ -114,8 +114,10 @@ fleet-demo: deps
 	@$(MAKE) --no-print-directory build
 	@./fleet/demo.sh $(BUILD) $(FLEET_ARGS)
 
-# What watching costs, against htop and pmstat, with many and stalled guests
-# (bench/bench.sh; about 8 minutes, QUICK=1 about 3.5).
+# What watching costs, against htop and pmstat, with many and stalled guests,
+# recording and a fleet
+# (bench/bench.sh; about 18 minutes, the fleet's part about 10 of them;
+# QUICK=1 shorter windows).
 bench: deps
 	@$(MAKE) --no-print-directory build
 	@./bench/bench.sh $(BUILD)

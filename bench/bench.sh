@@ -16,8 +16,8 @@
 #     per source, keys, against the direct mode at 64.
 #
 # Usage: bench/bench.sh BUILD_DIR        (make bench runs it with build/)
-#   QUICK=1        shorter windows everywhere (about 3 minutes in all
-#                  instead of about 8); for trying it out, noisier
+#   QUICK=1        shorter windows everywhere (the full run takes about
+#                  18 minutes); for trying it out, noisier
 #   BENCH_SECONDS  length of part 1's window (default 60, QUICK 20)
 #   BENCH_SIZES    terminal sizes, each one a parallax, an htop and a
 #                  pmstat session (default "80x24 200x50")
