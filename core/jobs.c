@@ -456,20 +456,26 @@ static enum job_state guest_state(int code, enum job_state was)
     }
 }
 
+/* The statistics an agent reports of a run (blank where it has none). */
+static void stats_of(struct wl_stats *st, const struct pmda_job *pj)
+{
+    *st = blank.stats;
+    st->n = pj->n;
+    if (pj->n > 0) {
+        st->median = pj->median;
+        st->min = pj->min;
+        st->max = pj->max;
+        st->mean = pj->mean;
+        st->ci95 = (pj->ci_hi - pj->ci_lo) / 2;
+    }
+}
+
 /* An older agent's figures, as it reports them: no stamps to time them
  * by (c->real stays false, the cell says "reported only"). */
 static void fold_guest_word(struct job_cell *c, const struct pmda_job *pj)
 {
     c->live = pj->figure;
-    c->stats = blank.stats;
-    c->stats.n = pj->n;
-    if (pj->n > 0) {
-        c->stats.median = pj->median;
-        c->stats.min = pj->min;
-        c->stats.max = pj->max;
-        c->stats.mean = pj->mean;
-        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
-    }
+    stats_of(&c->stats, pj);
     c->said = c->stats;
 }
 
@@ -735,13 +741,8 @@ void jobs_set_recorded(struct jobs *j, int src, int w,
     c->live = pj->figure;
     c->repeat = pj->repeats_done;
     c->repeats = pj->repeats;
-    c->stats.n = pj->n;
+    stats_of(&c->stats, pj);
     if (pj->n > 0) {
-        c->stats.median = pj->median;
-        c->stats.min = pj->min;
-        c->stats.max = pj->max;
-        c->stats.mean = pj->mean;
-        c->stats.ci95 = (pj->ci_hi - pj->ci_lo) / 2;
         c->last.figure = pj->figure;
         wl_extras_parse(extras, &c->last);
     }
