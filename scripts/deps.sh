@@ -11,8 +11,10 @@ set -eu
 BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev libcurl4-openssl-dev"
 # run: pcp itself (local context, pmcd for guests and tests); redis-server
 # for the fleet (pmproxy and pmseries keep their series there: make
-# fleet-demo, the fleet tests and bench)
-RUN="pcp redis-server"
+# fleet-demo, the fleet tests and bench), curl for fleet/farm.sh's checks
+# of pmproxy (a fresh Debian 12 has no curl), PCP's python bindings for
+# the scripts that read and write archives (tests, bench/fleet_replay.py)
+RUN="pcp redis-server curl python3-pcp"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench
 # reference, groff and man-db to check that the man pages render, faketime
 # for guests whose clocks diverge, stress-ng for a host whose CPUs are busy
