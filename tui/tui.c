@@ -392,8 +392,11 @@ int tui_pair_run(const struct source_spec *host,
         0)
         return -1;
     int repeats = jobs.opts.repeats;
+    double lease = jobs.lease;
     jobs_init(&jobs);
     jobs.opts.repeats = repeats > 0 ? repeats : 3;
+    if (lease > 0)
+        jobs.lease = lease; /* --lease, as fleet_screen set it */
     memset(&table, 0, sizeof(table));
     snprintf(table.status, sizeof(table.status),
              "%s against its host %s through pmproxy's /pmapi; q goes back "
@@ -412,6 +415,7 @@ static int fleet_screen(const struct options *o, bool utf8, int real_stderr)
 {
     char err[256];
     jobs.opts.repeats = o->repeats;
+    jobs.lease = o->lease;
     report_dir = o->report_dir;
     install_signals();
     curses_start();

@@ -168,7 +168,7 @@ seconds_until() {
     local t0=$EPOCHREALTIME
     wait_for "${2:-4}" bash -c "last_block '$dir/text.out' | grep -qE '$1'" ||
         return 1
-    echo "$EPOCHREALTIME - $t0" | bc
+    awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'
 }
 no_figures() { # no row of the newest refresh shows a figure
     ! last_block "$dir/text.out" | awk '$1 ~ /^g0/' | figures | grep -q '[0-9]'

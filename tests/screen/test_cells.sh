@@ -82,22 +82,32 @@ for s in big mid small; do
 done
 # 5 s within its bound: +4.999s ±1.5ms is as right as +5.001s
 five='\+(4\.99[0-9]|5\.0[0-9]+)s'
-has_in big "^clock offset .* $five .* \\+1\\.000d " ||
-    { cap big; fail "5 s ahead not read as 5.00s"; }
-# the 1% guest's own cells: its drift (ppm up to 1%, else its rate) and,
-# next to them, its rate in the x column
-has_in big '^clock drift .* ×1\.0[01][0-9]{2} [^ ]+ +1\.0[01][0-9]{2}( |$)' ||
-    has_in big '^clock drift .* \+(9[0-9]{3}|1[01][0-9]{3}) ±[0-9]+ppm +1\.0[01][0-9]{2}( |$)' ||
-    { cap big; fail "1% fast not read with its rate"; }
-has_in big '^clock drift .* \+(9[0-9]{2}|1[01][0-9]{2}) .* 1\.00(09|10|11) ' ||
-    { cap big; fail "1000 ppm's ratio column is not its rate"; }
-# coloured as faults: the theme's ratio-bad (bold red) just before them
-faults=$(tm capture-pane -e -p -t big |
-    grep -aE $'^(\e\\[[0-9;]*m)*clock (offset|drift)')
-for fig in "$five" '\+1\.000d' '\+(9[0-9]{2}|1[01][0-9]{2})'; do
-    echo "$faults" | grep -qaE $'\e''\[1m'$'\e''\[31m +'"$fig" ||
-        { echo "$faults" | cat -v; fail "$fig not coloured as a fault"; }
-done
+# clock_cells: big's clock cells read as the clocks were set, the faults
+# coloured; else says which does not (in $why). An estimate needs time:
+# on a busy machine the 1000 ppm guest read +872 ±949 ppm at first, right
+# within its bound but neither in the range below nor a fault yet.
+clock_cells() {
+    why="5 s ahead not read as 5.00s"
+    has_in big "^clock offset .* $five .* \\+1\\.000d " || return 1
+    # the 1% guest's own cells: its drift (ppm up to 1%, else its rate)
+    # and, next to them, its rate in the x column
+    why="1% fast not read with its rate"
+    has_in big '^clock drift .* ×1\.0[01][0-9]{2} [^ ]+ +1\.0[01][0-9]{2}( |$)' ||
+        has_in big '^clock drift .* \+(9[0-9]{3}|1[01][0-9]{3}) ±[0-9]+ppm +1\.0[01][0-9]{2}( |$)' ||
+        return 1
+    why="1000 ppm's ratio column is not its rate"
+    has_in big '^clock drift .* \+(9[0-9]{2}|1[01][0-9]{2}) .* 1\.00(09|10|11) ' ||
+        return 1
+    # coloured as faults: the theme's ratio-bad (bold red) just before them
+    local faults fig
+    faults=$(tm capture-pane -e -p -t big |
+        grep -aE $'^(\e\\[[0-9;]*m)*clock (offset|drift)')
+    for fig in "$five" '\+1\.000d' '\+(9[0-9]{2}|1[01][0-9]{2})'; do
+        why="$fig not coloured as a fault: $(echo "$faults" | cat -v)"
+        echo "$faults" | grep -qaE $'\e''\[1m'$'\e''\[31m +'"$fig" || return 1
+    done
+}
+wait_for 60 clock_cells || { cap big; fail "$why"; }
 echo "ok: big: $(cap big | grep '^clock offset' | tr -s ' ')"
 echo "ok: big: $(cap big | grep '^clock drift' | tr -s ' ')"
 
