@@ -3,7 +3,8 @@
 # and a small pmlogger farm (fleet/farm.sh: 1 host, 3 guests, one under
 # faketime at 1.01): rows with the fleet's distribution, sorting and a
 # label filter by key, Enter opens the guest against its host side by
-# side through /pmapi and q comes back, a fleet run by key shows its
+# side through /pmapi, Space there runs a workload on both (stores through
+# pmproxy) and q stops it and comes back, a fleet run by key shows its
 # progress and saves a report, and while pmproxy hangs the screen says
 # so and keys still answer at once.
 set -u
