@@ -595,6 +595,17 @@ static int write_record(struct recorder *R, struct rec_archive *a,
     return 0;
 }
 
+/* Exported by libpcp but declared only in its internal headers. */
+char *__pmTimezone(void);
+
+void recorder_global_init(void)
+{
+    pmGetConfig("PCP_VAR_DIR");
+    /* every new archive asks libpcp for the zone, which it sets TZ to
+     * (setenv) the first time: now, not beside running threads */
+    __pmTimezone();
+}
+
 struct recorder *recorder_start(const char *dir, char *err, size_t errlen)
 {
     struct recorder *R = calloc(1, sizeof(*R));

@@ -15,6 +15,14 @@
 
 struct recorder;
 
+/* Has libpcp read its configuration and the time zone now, which it
+ * exports with setenv on first use (pcp.conf's variables; TZ when the
+ * first archive is created): called before any thread starts, so that no
+ * thread reads the environment while a recording started later changes
+ * it (a sampler thread crashed in getenv, under libfaketime and ASan,
+ * when --record's first archive was created). */
+void recorder_global_init(void);
+
 /* Starts a recording into dir (created when missing; what it holds is
  * never written over). NULL with one line in err (the directory and
  * what is wrong). */

@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "fleet/fleet_poll.h"
+#include "collectors/sampler.h"
 #include "fleet/fleet_run.h"
 #include "fleet/http.h"
 #include "report/atomic_file.h"
@@ -206,6 +207,7 @@ int fleet_batch_run(const struct options *o)
             rc = 1;
     }
     fleet_run_free(&b.run);
+    sampler_drain(1.0); /* members ended mid-fetch */
     fleet_poll_stop(b.poll);
     fleet_model_free(&b.m);
     fleet_view_free(&b.v);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,10 @@
 #include <unistd.h>
 
 #include "collectors/syscalls_switch.h"
+
+/* Threads sampler_stop gave up waiting for that have not ended yet
+ * (sampler_drain). */
+static atomic_int abandoned_live;
 
 #define RETRY_MIN    1.0  /* seconds before reopening a source that failed */
 #define RETRY_MAX    30.0 /* backoff ceiling */
@@ -58,6 +63,7 @@ struct sampler {
     struct wake_gate *gate;
     bool stop;
     bool abandoned;   /* sampler_stop gave up waiting: the thread frees */
+    bool ended;       /* the thread is past its last use of s but the free */
     bool busy;        /* in the backend (opening, fetching, storing) */
     int storing;      /* stores taken from cmd, not yet made */
     bool fresh;       /* slot holds a sample not yet taken */
@@ -460,10 +466,13 @@ static void *sampler_main(void *arg)
         be->close(state);
     }
     pthread_mutex_lock(&s->lock);
+    s->ended = true;
     bool abandoned = s->abandoned;
     pthread_mutex_unlock(&s->lock);
-    if (abandoned)
+    if (abandoned) {
         sampler_free(s);
+        atomic_fetch_sub(&abandoned_live, 1);
+    }
     return NULL;
 }
 
@@ -564,12 +573,33 @@ void sampler_stop_all(struct sampler *const *v, int n)
             sampler_free(s);
             continue;
         }
-        /* It frees s when it ends; s may be gone once abandoned is set. */
+        /* It frees s when it ends; s may be gone once abandoned is set.
+         * One that ended after the wait but before this lock read
+         * abandoned as false: it frees nothing, so it is joined here (it
+         * leaked samplers under make asan). */
         pthread_t thread = s->thread;
         pthread_mutex_lock(&s->lock);
-        s->abandoned = true;
+        bool ended = s->ended;
+        if (!ended) {
+            atomic_fetch_add(&abandoned_live, 1);
+            s->abandoned = true;
+        }
         pthread_mutex_unlock(&s->lock);
-        pthread_detach(thread);
+        if (ended) {
+            pthread_join(thread, NULL);
+            sampler_free(s);
+        } else {
+            pthread_detach(thread);
+        }
+    }
+}
+
+void sampler_drain(double secs)
+{
+    double until = clock_mono() + secs;
+    while (atomic_load(&abandoned_live) > 0 && clock_mono() < until) {
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
     }
 }
 

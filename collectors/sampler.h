@@ -72,6 +72,13 @@ void sampler_set_interval(struct sampler *s, double interval);
  * one frees s when it ends. */
 void sampler_stop(struct sampler *s);
 
+/* Waits up to secs for the threads sampler_stop gave up on (each in a
+ * fetch or a store that had not returned) to end and free themselves:
+ * for a front end about to exit after a run's connections closed one by
+ * one, so that none is cut off mid-request (and LeakSanitizer sees
+ * nothing left). Returns at once when there are none. */
+void sampler_drain(double secs);
+
 /* sampler_stop for n samplers at once, within one wait. */
 void sampler_stop_all(struct sampler *const *v, int n);
 

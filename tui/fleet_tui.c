@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/selfcost.h"
 #include "fleet/fleet_poll.h"
+#include "collectors/sampler.h"
 #include "fleet/fleet_run.h"
 #include "fleet/http.h"
 #include "fleet/pmapi_source.h"
@@ -347,6 +348,7 @@ int fleet_tui_run(const struct options *o, bool utf8, char *err, size_t errlen)
         draw(&fs);
     }
     fleet_run_free(&fs.run); /* stops what it started */
+    sampler_drain(1.0);      /* members ended mid-fetch */
     fleet_poll_stop(fs.poll);
     fleet_model_free(&fs.m);
     fleet_view_free(&fs.v);

@@ -4,6 +4,7 @@
 #include <malloc.h>
 #include <stdio.h>
 
+#include "archive/recorder.h"
 #include "cli/batch.h"
 #include "cli/fleet_batch.h"
 #include "cli/fleet_text.h"
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
         break;
     }
     diag_set_level(o.verbose);
+    recorder_global_init(); /* before any thread: --record, the r key */
     if (o.fleet && o.text)
         return fleet_text_run(&o);
     if (o.fleet && o.batch)

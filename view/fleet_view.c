@@ -359,7 +359,8 @@ void fleet_view_build(struct fleet_view *v, const struct fleet_model *m,
     sorting.v = v;
     sorting.m = m;
     sorting.key = work;
-    qsort(v->row, (size_t)v->nrows, sizeof(*v->row), cmp_rows);
+    if (v->nrows > 1) /* no rows yet: v->row may still be NULL */
+        qsort(v->row, (size_t)v->nrows, sizeof(*v->row), cmp_rows);
     free(work);
 }
 
