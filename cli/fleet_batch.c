@@ -207,7 +207,6 @@ int fleet_batch_run(const struct options *o)
             rc = 1;
     }
     fleet_run_free(&b.run);
-    sampler_drain(1.0); /* members ended mid-fetch */
     fleet_poll_stop(b.poll);
     fleet_model_free(&b.m);
     fleet_view_free(&b.v);

@@ -198,7 +198,7 @@ static bool start_guest(struct jobs *j, const struct session *s, int src, int w)
     if (leased) { /* in the guest's seconds */
         struct lease_plan plan;
         lease_plan(j->lease, &m->rates, &plan);
-        snprintf(cmd + n, sizeof(cmd) - (size_t)n, " --lease=%.4g", plan.secs);
+        snprintf(cmd + n, sizeof(cmd) - (size_t)n, " " LEASE_ARG, plan.secs);
     } else if (!j->told_no_lease[src]) { /* an older agent refuses --lease */
         j->told_no_lease[src] = true;
         DIAG(DIAG_WARN,
@@ -659,7 +659,7 @@ static void renew_leases(const struct jobs *j, const struct session *s)
         struct lease_plan plan;
         lease_plan(j->lease, &s->model[src].rates, &plan);
         char text[SAMPLER_RENEW_MAX];
-        int head = snprintf(text, sizeof(text), "--lease=%.4g", plan.secs);
+        int head = snprintf(text, sizeof(text), LEASE_ARG, plan.secs);
         size_t used = (size_t)head;
         for (int w = 0; j->cells[src] && w < j->nwl; w++) {
             const struct job_cell *c = &j->cells[src][w];

@@ -14,6 +14,10 @@
 #define LEASE_RENEWALS  6   /* renewals within a lease, by the guest's clock */
 #define LEASE_WILD_S    0.5 /* renewal period, at most, for a wild clock */
 
+/* A lease as pmdaparallax reads it, in a start and in a renewal: the
+ * plan's secs, to 4 digits. */
+#define LEASE_ARG "--lease=%.4g"
+
 struct lease_plan {
     double secs;  /* the lease in the guest's seconds, LEASE_MIN_S to
                      LEASE_MAX_S */

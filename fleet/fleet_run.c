@@ -169,7 +169,7 @@ static void renew_lease(const struct fleet_run *r, struct fleet_member *f)
     struct lease_plan plan;
     lease_plan(r->lease, &f->model->rates, &plan);
     char text[128];
-    snprintf(text, sizeof(text), "--lease=%.4g %s", plan.secs,
+    snprintf(text, sizeof(text), LEASE_ARG " %s", plan.secs,
              wl_of(r, f->pos)->name);
     sampler_renew(f->sampler, "parallax.control.renew", text, plan.every);
 }
@@ -187,7 +187,7 @@ static void start_workload(struct fleet_run *r, struct fleet_member *f)
     if (f->leased) {
         struct lease_plan plan;
         lease_plan(r->lease, &f->model->rates, &plan);
-        snprintf(cmd + n, sizeof(cmd) - (size_t)n, " --lease=%.4g", plan.secs);
+        snprintf(cmd + n, sizeof(cmd) - (size_t)n, " " LEASE_ARG, plan.secs);
     }
     const struct pmda_job *pj = job_of(f, w->name);
     f->runs_base = pj ? pj->runs : 0;
@@ -465,6 +465,7 @@ void fleet_run_free(struct fleet_run *r)
     }
     for (int i = 0; r->m && i < r->n; i++)
         disconnect(&r->m[i]);
+    sampler_drain(1.0); /* members that ended mid-fetch, abandoned */
     free(r->m);
     wake_gate_release(r->gate);
     memset(r, 0, sizeof(*r));

@@ -109,7 +109,8 @@ void fleet_member_text(const struct fleet_run *r, const struct fleet_member *f,
 void fleet_run_count(const struct fleet_run *r, struct fleet_run_counts *c);
 
 /* Stops what still runs (waiting up to two seconds for the stops to be
- * made) and frees the run. */
+ * made, then up to one for the connections that ended mid-fetch:
+ * sampler_drain) and frees the run. */
 void fleet_run_free(struct fleet_run *r);
 
 #endif

@@ -348,7 +348,6 @@ int fleet_tui_run(const struct options *o, bool utf8, char *err, size_t errlen)
         draw(&fs);
     }
     fleet_run_free(&fs.run); /* stops what it started */
-    sampler_drain(1.0);      /* members ended mid-fetch */
     fleet_poll_stop(fs.poll);
     fleet_model_free(&fs.m);
     fleet_view_free(&fs.v);
