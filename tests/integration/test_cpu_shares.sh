@@ -4,7 +4,7 @@
 # pmdaparallax, as first seen: 199% idle), x2, x4 and x10 share this
 # host's kernel, so in --text each guest's seven CPU states add up to 100
 # and each is the host column's within 2 points (medians over the
-# refreshes). Recorded and replayed with -a, they read the same: the
+# refreshes). Recorded and replayed with -a, x0.5's read the same: the
 # recording holds every state. Every rate stays per real
 # second: context switches/s read the host's within 10%.
 set -u
@@ -50,11 +50,12 @@ assert 0.9 < m < 1.1, (m, ratios)
 print(f"ok: ctx switch/s of every guest over the host's: median {m:.3f}")
 PY
 
-# recorded (x0.5 and x10: libpcp_import 6.0.3 can crash in pmiEnd with
-# four archives or more), then replayed to its end with -a: the last
-# refresh's CPU rows are the live capture's, every state recorded
-LANG=C "$bin" --text -n 6 "${hosts[2]}" "${hosts[3]}" "${hosts[8]}" \
-    "${hosts[9]}" --record "$work/rec" >"$work/rlive" 2>"$work/err" ||
+# recorded (this host and x0.5 only: a recording of more sources can
+# crash in libpcp_import 6.0.3, whose pmiStart moves the contexts already
+# written to), then replayed to its end with -a: the last refresh's CPU
+# rows are the live capture's, every state recorded
+LANG=C "$bin" --text -n 6 "${hosts[2]}" "${hosts[3]}" --record "$work/rec" \
+    >"$work/rlive" 2>"$work/err" ||
     { cat "$work/err"; fail "parallax --record exited $?"; }
 python3 "$here/integration/cpu_shares.py" "$work/rlive" 3 ||
     fail "recorded session's CPU shares"
