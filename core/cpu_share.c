@@ -51,3 +51,16 @@ double cpu_deltas_share(const struct cpu_deltas *d, int id)
     double total = cpu_deltas_total(d);
     return isfinite(total) ? 100.0 * (double)d->ms[id] / total : NAN;
 }
+
+double cpu_rates_share(const double rate[METRIC_COUNT], int id)
+{
+    if (id < 0 || id >= METRIC_COUNT || metric_descs[id].kind != MK_CPU ||
+        !isfinite(rate[id]) || !isfinite(rate[METRIC_CPU_USER]) ||
+        !isfinite(rate[METRIC_CPU_SYS]) || !isfinite(rate[METRIC_CPU_IDLE]))
+        return NAN;
+    double total = 0;
+    for (int k = 0; k < METRIC_COUNT; k++)
+        if (metric_descs[k].kind == MK_CPU && isfinite(rate[k]))
+            total += rate[k];
+    return total > 0 ? 100.0 * rate[id] / total : NAN;
+}

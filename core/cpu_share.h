@@ -37,4 +37,12 @@ double cpu_deltas_total(const struct cpu_deltas *d);
  * the total is not known. */
 double cpu_deltas_share(const struct cpu_deltas *d, int id);
 
+/* The same from each state's rate (CPU ms a second by one clock, any
+ * clock: the same for every state; NaN where none): state id's share of
+ * their sum, %, with the same rule for the states needed. For counters
+ * whose newest values may come from different records (a fleet's, read
+ * name by name through pmproxy): over a span they share, the rates'
+ * ratios are the deltas'. */
+double cpu_rates_share(const double rate[METRIC_COUNT], int id);
+
 #endif

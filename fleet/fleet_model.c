@@ -1,9 +1,9 @@
 /* See fleet_model.h. Rates are taken over the stamps of the records
  * (what the source's clock said at its logger's fetches), turned into
  * real seconds through the clock rate against its host when that is
- * known; CPU shares use no clock: each state's milliseconds over every
- * state's between the same two records (core/cpu_share.h), as in
- * core/model.c. A source is matched across polls by pmproxy's
+ * known; CPU shares use no clock: each state's rate over the sum of
+ * every state's, on the source's clock (core/cpu_share.h), so they add up
+ * to 100 whatever it does. A source is matched across polls by pmproxy's
  * source identifier, which is stable while its labels are. */
 #include "fleet/fleet_model.h"
 
@@ -45,7 +45,7 @@ static void source_init(struct fleet_source *s, const char *id)
     for (int k = 0; k < FLEET_NAMES_MAX; k++)
         s->base_stamp[k] = NAN;
     for (int i = 0; i < METRIC_COUNT; i++)
-        s->value[i] = NAN;
+        s->value[i] = s->cpu_rate[i] = NAN;
     fleet_ticks_init(&s->ticks);
 }
 
@@ -75,7 +75,7 @@ static struct fleet_source *source_of(struct fleet_model *m, const char *id)
 static void blank_figures(struct fleet_source *s)
 {
     for (int i = 0; i < METRIC_COUNT; i++)
-        s->value[i] = NAN;
+        s->value[i] = s->cpu_rate[i] = NAN;
     s->drift_ppm = s->offset = s->offset_res = NAN;
 }
 
@@ -105,34 +105,6 @@ static bool name_rate(struct fleet_source *s, const struct fleet_src_raw *r,
     return ok;
 }
 
-/* The CPU shares of s from its newest records r: every state's delta
- * between the same two records as the anchor's (a state logged at another
- * moment gives no total this time), over their sum. */
-static void cpu_figures(struct fleet_source *s, const struct fleet_src_raw *r)
-{
-    const struct fleet_metrics *fm = fleet_metrics();
-    double st = r->stamp[fm->anchor], base = s->base_stamp[fm->anchor];
-    if (isfinite(st) && st == base)
-        return; /* the same record: keep the figures */
-    struct cpu_deltas d;
-    cpu_deltas_init(&d);
-    for (int id = 0; id < METRIC_COUNT; id++) {
-        int a = fm->a[id];
-        if (metric_descs[id].kind != MK_CPU || a < 0)
-            continue;
-        bool cur = isfinite(r->stamp[a]), prev = isfinite(s->base_stamp[a]);
-        if (cur || prev)
-            cpu_deltas_add(&d, id, prev && s->base_stamp[a] == base,
-                           s->base_count[a], cur && r->stamp[a] == st,
-                           r->count[a], 64);
-        s->base_stamp[a] = r->stamp[a];
-        s->base_count[a] = r->count[a];
-    }
-    for (int id = 0; id < METRIC_COUNT; id++)
-        if (metric_descs[id].kind == MK_CPU)
-            s->value[id] = cpu_deltas_share(&d, id);
-}
-
 /* The figures of s from its newest records r. */
 static void figures(struct fleet_source *s, const struct fleet_src_raw *r)
 {
@@ -154,9 +126,18 @@ static void figures(struct fleet_source *s, const struct fleet_src_raw *r)
                 s->value[id] = rate;
             else if (!isfinite(r->stamp[a]))
                 s->value[id] = NAN;
+        } else { /* MK_CPU: its rate by the source's clock, for now */
+            if (name_rate(s, r, a, 1, &rate))
+                s->cpu_rate[id] = rate;
+            else if (!isfinite(r->stamp[a]))
+                s->cpu_rate[id] = NAN;
         }
     }
-    cpu_figures(s, r);
+    /* a share of the CPU time every state counted: their rates' ratios,
+     * whatever the clock they are taken on (core/cpu_share.h) */
+    for (int id = 0; id < METRIC_COUNT; id++)
+        if (metric_descs[id].kind == MK_CPU)
+            s->value[id] = cpu_rates_share(s->cpu_rate, id);
 }
 
 /* What the source is, from the records that carry it. */

@@ -150,6 +150,35 @@ static void fake_poll(struct fake *f, struct fleet_model *m, int j)
     fleet_model_update(m, &f->raw, 100.0 + j);
 }
 
+/* A state whose newest record pmproxy has not taken in yet (idle a
+ * record behind the others every other poll): g1's shares hold, 75% user
+ * of the CPU time counted, on its clock 2000 ppm fast */
+static void test_cpu_shares_lag(void **state)
+{
+    (void)state;
+    static struct fake f;
+    static struct fleet_model m;
+    fake_init(&f);
+    fleet_model_init(&m, "http://proxy:44322", 1.0);
+    for (int k = 0; k < 40; k++)
+        fake_poll(&f, &m, k);
+    const struct fleet_source *sg = &m.src[fleet_find(&m, "g1")];
+    const struct fleet_metrics *fm = fleet_metrics();
+    int idle = fm->a[METRIC_CPU_IDLE];
+    for (int k = 40; k < 44; k++) { /* ticks 40-43, as fake_poll makes them */
+        fake_values(&f.src[1], 5 + T0 + 0.7 + k * 1.002, 1500u * (uint64_t)k,
+                    2000u * (uint64_t)k, 1000u * (uint64_t)k);
+        if (k % 2) { /* idle's record of the tick before */
+            f.src[1].stamp[idle] = 5 + T0 + 0.7 + (k - 1) * 1.002;
+            f.src[1].count[idle] = 500u * (uint64_t)(k - 1);
+        }
+        f.raw.answered_at = 100.0 + k;
+        fleet_model_update(&m, &f.raw, 100.0 + k);
+        assert_true(fabs(sg->value[METRIC_CPU_USER] - 75) < 1e-4);
+        assert_true(fabs(sg->value[METRIC_CPU_IDLE] - 25) < 1e-4);
+    }
+}
+
 static void test_model(void **state)
 {
     (void)state;
@@ -315,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_ticks_rate),
         cmocka_unit_test(test_ticks_late_and_step),
         cmocka_unit_test(test_model),
+        cmocka_unit_test(test_cpu_shares_lag),
         cmocka_unit_test(test_view),
         cmocka_unit_test(test_distribution),
     };
