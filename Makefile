@@ -258,6 +258,7 @@ FUZZ_TIME ?= 60
 FUZZERS := theme report control text
 FUZZ_SRC_theme := theme/theme.c theme/theme_color.c core/safe_text.c
 FUZZ_SRC_report := report/report_read.c core/model.c core/clock_model.c \
+    core/cpu_share.c \
     core/history.c core/rate.c core/metrics.c core/safe_text.c
 FUZZ_SRC_control := pmda/control.c $(WL_SRC) core/safe_text.c
 FUZZ_SRC_text := core/source_spec.c core/safe_text.c

@@ -84,6 +84,9 @@ static int gtop_fetch(void *state, struct sample *out)
     double ms = 1000.0 / (double)(cpu.frequency ? cpu.frequency : 100);
     sample_set_count(out, METRIC_CPU_USER, (uint64_t)((double)cpu.user * ms));
     sample_set_count(out, METRIC_CPU_SYS, (uint64_t)((double)cpu.sys * ms));
+    sample_set_count(out, METRIC_CPU_NICE, (uint64_t)((double)cpu.nice * ms));
+    sample_set_count(out, METRIC_CPU_IRQ,
+                     (uint64_t)((double)(cpu.irq + cpu.softirq) * ms));
     sample_set_count(out, METRIC_CPU_IDLE, (uint64_t)((double)cpu.idle * ms));
     sample_set_count(out, METRIC_CPU_IOWAIT,
                      (uint64_t)((double)cpu.iowait * ms));

@@ -127,7 +127,9 @@ static void stat_count(const char *text, const char *key, int id,
 }
 
 /* /proc/stat: the "cpu " line's user nice system idle iowait irq softirq
- * steal, in ticks; ctxt, processes and intr's total. */
+ * steal, in ticks (irq and softirq together, as PCP's kernel.all.cpu.intr;
+ * user and nice include guest time, as PCP's and top's do); ctxt,
+ * processes and intr's total. */
 static void read_stat(struct proc_state *st, struct sample *out)
 {
     const char *text = slurp(st, PF_STAT);
@@ -141,18 +143,17 @@ static void read_stat(struct proc_state *st, struct sample *out)
         if (end == p)
             return;
     }
-    static const int cpu_ids[8] = {METRIC_CPU_USER,
-                                   -1,
-                                   METRIC_CPU_SYS,
-                                   METRIC_CPU_IDLE,
-                                   METRIC_CPU_IOWAIT,
-                                   -1,
-                                   -1,
-                                   METRIC_CPU_STEAL};
+    static const int cpu_ids[8] = {
+        METRIC_CPU_USER,   METRIC_CPU_NICE, METRIC_CPU_SYS, METRIC_CPU_IDLE,
+        METRIC_CPU_IOWAIT, METRIC_CPU_IRQ,  METRIC_CPU_IRQ, METRIC_CPU_STEAL};
+    unsigned long long ticks[METRIC_COUNT] = {0};
     for (int i = 0; i < 8; i++)
-        if (cpu_ids[i] >= 0)
-            sample_set_count(out, cpu_ids[i],
-                             (uint64_t)((double)v[i] * st->ms_per_tick));
+        ticks[cpu_ids[i]] += v[i];
+    for (int i = 0; i < 8; i++)
+        if (i != 6) /* softirq went into irq's */
+            sample_set_count(
+                out, cpu_ids[i],
+                (uint64_t)((double)ticks[cpu_ids[i]] * st->ms_per_tick));
     stat_count(text, "ctxt ", METRIC_CTXSW, out);
     stat_count(text, "processes ", METRIC_FORKS, out);
     stat_count(text, "intr ", METRIC_INTR, out);

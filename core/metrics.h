@@ -8,7 +8,8 @@
 
 /* How a raw value becomes a shown figure. */
 enum metric_kind {
-    MK_CPU,     /* counter of CPU milliseconds: % of the interval, all CPUs */
+    MK_CPU,     /* counter of CPU milliseconds in one state: its share of the
+                   CPU time every state counted in the interval, % */
     MK_RATE,    /* counter: per second */
     MK_INSTANT, /* instantaneous value, shown as is */
 };
@@ -48,10 +49,14 @@ enum metric_format {
       MU_MSEC, MF_PERCENT, RO_HIGHER_BUSIER)                                   \
     X(CPU_SYS, "cpu_sys", "CPU sys %", "kernel.all.cpu.sys", NULL, MK_CPU,     \
       MU_MSEC, MF_PERCENT, RO_HIGHER_BUSIER)                                   \
+    X(CPU_NICE, "cpu_nice", "CPU nice %", "kernel.all.cpu.nice", NULL, MK_CPU, \
+      MU_MSEC, MF_PERCENT, RO_HIGHER_BUSIER)                                   \
     X(CPU_IDLE, "cpu_idle", "CPU idle %", "kernel.all.cpu.idle", NULL, MK_CPU, \
       MU_MSEC, MF_PERCENT, RO_LOWER_BUSIER)                                    \
     X(CPU_IOWAIT, "cpu_iowait", "iowait %", "kernel.all.cpu.wait.total", NULL, \
       MK_CPU, MU_MSEC, MF_PERCENT, RO_HIGHER_WORSE)                            \
+    X(CPU_IRQ, "cpu_irq", "irq %", "kernel.all.cpu.intr", NULL, MK_CPU,        \
+      MU_MSEC, MF_PERCENT, RO_HIGHER_BUSIER)                                   \
     X(CPU_STEAL, "cpu_steal", "steal %", "kernel.all.cpu.steal", NULL, MK_CPU, \
       MU_MSEC, MF_PERCENT, RO_HIGHER_WORSE)                                    \
     X(CTXSW, "ctxsw", "ctx switch/s", "kernel.all.pswitch", NULL, MK_RATE,     \

@@ -1,16 +1,19 @@
 /* Turns samples into figures: counters into rates over the measured
- * interval, CPU milliseconds into shares of it, instants as they are.
+ * interval, CPU milliseconds into shares of the CPU time counted, instants
+ * as they are.
  *
  * Per-second rates use the host's clock (the midpoints of the fetches):
- * "per second" means per real second. CPU shares use the source's own
- * clock when it gives one, because its CPU accounting runs on that clock
- * and the shares then add up to 100 even where the clock diverges. */
+ * "per second" means per real second. CPU shares use no clock: each
+ * state's milliseconds over every state's (core/cpu_share.h), as top and
+ * vmstat compute them, so they add up to 100 whatever the source's clock
+ * or the host's did. */
 #include "core/model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cpu_share.h"
 #include "core/rate.h"
 #include "core/safe_text.h"
 
@@ -34,15 +37,21 @@ void model_init(struct source_model *m, const char *name, const char *target)
         m->value[i] = NAN;
 }
 
-static double cpu_interval(const struct sample *prev, const struct sample *s)
+/* What every CPU state counted from the last good sample to s. */
+static void cpu_deltas_of(const struct source_model *m, const struct sample *s,
+                          struct cpu_deltas *d)
 {
-    if (isfinite(s->t_source) && isfinite(prev->t_source))
-        return s->t_source - prev->t_source;
-    return sample_midpoint(s) - sample_midpoint(prev);
+    cpu_deltas_init(d);
+    if (!m->have_prev)
+        return;
+    for (int id = 0; id < METRIC_COUNT; id++)
+        if (metric_descs[id].kind == MK_CPU)
+            cpu_deltas_add(d, id, m->prev.have[id], m->prev.count[id],
+                           s->have[id], s->count[id], s->width[id]);
 }
 
 static double figure(const struct source_model *m, const struct sample *s,
-                     int id)
+                     const struct cpu_deltas *cpu, int id)
 {
     const struct metric_desc *d = &metric_descs[id];
     const struct sample *p = &m->prev;
@@ -61,12 +70,7 @@ static double figure(const struct source_model *m, const struct sample *s,
             return NAN;
         return rate;
     }
-    /* MK_CPU: milliseconds of CPU per second of interval, over all CPUs */
-    int ncpu = s->info.ncpu;
-    if (ncpu <= 0 || counter_rate(p->count[id], s->count[id], s->width[id],
-                                  cpu_interval(p, s), &rate) != RATE_OK)
-        return NAN;
-    return rate / 1000.0 / ncpu * 100.0;
+    return cpu_deltas_share(cpu, id); /* MK_CPU */
 }
 
 /* The texts of a good sample, from its source: made safe for a terminal
@@ -156,8 +160,10 @@ void model_update(struct source_model *m, const struct sample *s)
     m->info = s->info;
     m->last_ok = sample_midpoint(s);
     m->samples++;
+    struct cpu_deltas cpu;
+    cpu_deltas_of(m, s, &cpu);
     for (int i = 0; i < METRIC_COUNT; i++) {
-        m->value[i] = figure(m, s, i);
+        m->value[i] = figure(m, s, &cpu, i);
         history_push(&m->hist[i], m->value[i]);
     }
     if (s->probe.count)

@@ -176,3 +176,14 @@ void time_map_rates(const struct time_map *m, struct time_rates *r)
     r->unsteady =
         r->nspans >= 2 && hi_bottom - lo_top > TIME_MAP_TOL * fabs(lo_top);
 }
+
+double time_rates_source_seconds(const struct time_rates *r, double real,
+                                 bool *scaled)
+{
+    double k = r->recent.rate;
+    bool ok = r->recent.ok && !r->unsteady && k > 0 && isfinite(k) &&
+              fabs(k - 1) > TIME_MAP_TOL;
+    if (scaled)
+        *scaled = ok;
+    return ok ? real * k : real;
+}

@@ -88,4 +88,13 @@ enum time_map_rc time_map_host(const struct time_map *m, double source,
 /* The rates the map has seen. */
 void time_map_rates(const struct time_map *m, struct time_rates *r);
 
+/* The source's seconds that `real` host seconds take on a clock r
+ * describes: real times its recent rate where that rate is known and
+ * steady (within TIME_MAP_TOL of 1 is real time: the noise of a few
+ * fetches changes nothing), else `real` itself (*scaled false). A guest
+ * run asked for so many of its own seconds lasts as long in real time as
+ * the host's. */
+double time_rates_source_seconds(const struct time_rates *r, double real,
+                                 bool *scaled);
+
 #endif

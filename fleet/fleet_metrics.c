@@ -8,10 +8,12 @@
 static char diff_names[METRIC_COUNT][2][96];
 
 /* The metrics the fleet screen's columns show (view/fleet_view.h;
- * test_fleet_model checks that each column's is here). */
+ * test_fleet_model checks that each column's is here), and every CPU
+ * state: a share is of the CPU time they all counted. */
 static const enum metric_id polled[] = {
-    METRIC_CPU_USER, METRIC_CPU_SYS,  METRIC_CPU_STEAL, METRIC_CTXSW,
-    METRIC_INTR,     METRIC_RUNNABLE, METRIC_LOAD1,
+    METRIC_CPU_USER,   METRIC_CPU_SYS,  METRIC_CPU_NICE,  METRIC_CPU_IDLE,
+    METRIC_CPU_IOWAIT, METRIC_CPU_IRQ,  METRIC_CPU_STEAL, METRIC_CTXSW,
+    METRIC_INTR,       METRIC_RUNNABLE, METRIC_LOAD1,
 };
 
 bool fleet_metric_polled(enum metric_id id)

@@ -1,8 +1,9 @@
 /* See fleet_model.h. Rates are taken over the stamps of the records
  * (what the source's clock said at its logger's fetches), turned into
  * real seconds through the clock rate against its host when that is
- * known; CPU shares stay on the source's clock, as in core/model.c, so
- * they add up to 100. A source is matched across polls by pmproxy's
+ * known; CPU shares use no clock: each state's rate over the sum of
+ * every state's, on the source's clock (core/cpu_share.h), so they add up
+ * to 100 whatever it does. A source is matched across polls by pmproxy's
  * source identifier, which is stable while its labels are. */
 #include "fleet/fleet_model.h"
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu_share.h"
 #include "core/rate.h"
 #include "core/ratio.h"
 #include "fleet/fleet_metrics.h"
@@ -43,7 +45,7 @@ static void source_init(struct fleet_source *s, const char *id)
     for (int k = 0; k < FLEET_NAMES_MAX; k++)
         s->base_stamp[k] = NAN;
     for (int i = 0; i < METRIC_COUNT; i++)
-        s->value[i] = NAN;
+        s->value[i] = s->cpu_rate[i] = NAN;
     fleet_ticks_init(&s->ticks);
 }
 
@@ -73,7 +75,7 @@ static struct fleet_source *source_of(struct fleet_model *m, const char *id)
 static void blank_figures(struct fleet_source *s)
 {
     for (int i = 0; i < METRIC_COUNT; i++)
-        s->value[i] = NAN;
+        s->value[i] = s->cpu_rate[i] = NAN;
     s->drift_ppm = s->offset = s->offset_res = NAN;
 }
 
@@ -124,14 +126,18 @@ static void figures(struct fleet_source *s, const struct fleet_src_raw *r)
                 s->value[id] = rate;
             else if (!isfinite(r->stamp[a]))
                 s->value[id] = NAN;
-        } else { /* MK_CPU: on the source's own clock */
+        } else { /* MK_CPU: its rate by the source's clock, for now */
             if (name_rate(s, r, a, 1, &rate))
-                s->value[id] =
-                    s->ncpu > 0 ? rate / 1000.0 / s->ncpu * 100.0 : NAN;
+                s->cpu_rate[id] = rate;
             else if (!isfinite(r->stamp[a]))
-                s->value[id] = NAN;
+                s->cpu_rate[id] = NAN;
         }
     }
+    /* a share of the CPU time every state counted: their rates' ratios,
+     * whatever the clock they are taken on (core/cpu_share.h) */
+    for (int id = 0; id < METRIC_COUNT; id++)
+        if (metric_descs[id].kind == MK_CPU)
+            s->value[id] = cpu_rates_share(s->cpu_rate, id);
 }
 
 /* What the source is, from the records that carry it. */

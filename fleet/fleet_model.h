@@ -62,6 +62,8 @@ struct fleet_source {
     double gaps[FLEET_GAPS];
     int ngaps;
     double value[METRIC_COUNT]; /* figures, NaN = n/a */
+    /* each CPU state's ms a second by its clock, the base of its shares */
+    double cpu_rate[METRIC_COUNT];
     /* rate bases, per fleet_metrics name */
     double base_stamp[FLEET_NAMES_MAX];
     uint64_t base_count[FLEET_NAMES_MAX];

@@ -121,6 +121,9 @@ static json_t *time_json(const struct session *s, const struct jobs *j, int src)
         json_object_set_new(o, "sleep_ratio",
                             num(view_time_ratio(m, &s->model[0], TR_SLEEP)));
     if (o) {
+        /* the probe, billed/wall and the workloads need pmdaparallax */
+        const char *none = view_no_agent(m, src == 0);
+        json_object_set_new(o, "note", json_string(none ? none : ""));
         json_object_set_new(o, "sleep_workload", sleeps_json(s, j, src));
         json_object_set_new(o, "faults", faults_json(s, src));
         json_object_set_new(o, "billed_split", billed_json(m));
@@ -200,11 +203,15 @@ static json_t *job_json(const struct session *s, const struct jobs *j, int src,
 {
     const struct job_cell *c = jobs_cell(j, src, w);
     const struct wl_stats *st = &c->stats;
-    json_t *o = json_pack(
-        "{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:s}", "state",
-        report_job_state_name(c->state), "n", st->n, "median", num(st->median),
-        "ci95", num(st->ci95), "min", num(st->min), "max", num(st->max), "mean",
-        num(st->mean), "note", c->state == JOB_FAILED ? c->note : "");
+    const char *none = view_no_agent(&s->model[src], src == 0);
+    const char *note = c->state == JOB_FAILED                 ? c->note
+                       : c->state == JOB_IDLE && none != NULL ? none
+                                                              : "";
+    json_t *o =
+        json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:s}", "state",
+                  report_job_state_name(c->state), "n", st->n, "median",
+                  num(st->median), "ci95", num(st->ci95), "min", num(st->min),
+                  "max", num(st->max), "mean", num(st->mean), "note", note);
     if (o)
         add_real_time(o, s, j, src, w);
     if (o && src > 0) {

@@ -27,9 +27,9 @@
  * a +inf% difference. */
 #define NCPU_MAX 65536
 #define MEM_MAX  1152921504606846976.0 /* 2^60 bytes, 1 EiB */
-/* A CPU share is 100 for all CPUs, but the live model does not clamp what
- * a source's counters say (nor do reports), so more is damage only well
- * above that. */
+/* A CPU share is at most 100 (a share of the CPU time counted), but
+ * older reports took it over the source's clock and could hold more, so
+ * more is damage only well above that. */
 #define PERCENT_MAX 1000.0
 #define FIXED2_MAX  1e6  /* load averages, printed with every digit */
 #define FIGURE_MAX  1e15 /* rates, counts, bytes, workload figures */

@@ -213,6 +213,9 @@ static void workload_row(struct rtable *t, const struct session *s,
     /* marks, and why it failed under the table: it can be long */
     marks_text(j, src, w, VJ_PARTIAL | VJ_REPORTED | VJ_NOISY, marks,
                sizeof(marks));
+    const char *none = view_no_agent(&s->model[src], src == 0);
+    if (c->state == JOB_IDLE && none)
+        snprintf(marks, sizeof(marks), "%s", none);
     rtable_add_noted(t, marks, c->state == JOB_FAILED ? c->note : "");
 }
 

@@ -245,7 +245,7 @@ static void draw_source_column(const struct session *s, const struct jobs *j,
     }
     for (int r = 0; r < l->n_wl; r++) {
         int w = wl_top + r;
-        view_job_cell(j, src, w, val, sizeof(val), detail, sizeof(detail),
+        view_job_cell(j, m, src, w, val, sizeof(val), detail, sizeof(detail),
                       utf8);
         put(l->y_wl + r, x, VIEW_VALUE_W, A_NORMAL, val);
         put_fit(l->y_wl + r, x + VIEW_VALUE_W + 1, l->spark_w + 2,

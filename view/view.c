@@ -225,10 +225,12 @@ void view_metric_cell(const struct source_model *m, int id, char *val,
     fmt_right(val, vn, VIEW_VALUE_W, raw);
     double top = d->format == MF_PERCENT ? 100 : 0;
     fmt_spark(spark, sn, &m->hist[id], spark_w, top, utf8);
-    /* a guest that counts no system calls says why in a word */
-    if (id == METRIC_SYSCALLS && !isfinite(m->value[id]) &&
-        m->info.syscalls_why[0])
-        snprintf(spark, sn, "%-*.*s", spark_w, spark_w, m->info.syscalls_why);
+    /* a guest that counts no system calls says why in a word: its agent
+     * says, or it has none */
+    const char *why = m->info.syscalls_why[0] ? m->info.syscalls_why
+                                              : view_no_agent(m, !m->target[0]);
+    if (id == METRIC_SYSCALLS && !isfinite(m->value[id]) && why)
+        snprintf(spark, sn, "%-*.*s", spark_w, spark_w, why);
 }
 
 double view_metric_ratio(const struct source_model *guest,
@@ -390,8 +392,9 @@ static int flag_text(const struct job_cell *c, int flags, char *buf, size_t n,
     return used;
 }
 
-void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
-                   char *detail, size_t dn, bool utf8)
+void view_job_cell(const struct jobs *j, const struct source_model *m, int src,
+                   int w, char *val, size_t vn, char *detail, size_t dn,
+                   bool utf8)
 {
     const struct job_cell *c = jobs_cell(j, src, w);
     const char *unit = j->wl[w]->unit;
@@ -405,10 +408,12 @@ void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
         job_figure(raw, sizeof(raw), VIEW_FIGURE_W, fig, secs, utf8);
     fmt_right(val, vn, VIEW_VALUE_W, raw);
     switch (c->state) {
-    case JOB_IDLE:
+    case JOB_IDLE: {
+        const char *why = m ? view_no_agent(m, src == 0) : NULL;
         if (dn)
-            detail[0] = '\0';
+            snprintf(detail, dn, "%s", why ? why : "");
         break;
+    }
     case JOB_RUNNING:
     case JOB_STOPPING:
         snprintf(detail, dn, "%s%s%s %d/%d", u, sp,
@@ -590,6 +595,15 @@ double view_probe_host_saw(const struct source_model *m, bool is_host,
     return d;
 }
 
+const char *view_no_agent(const struct source_model *m, bool is_host)
+{
+    /* a column of this host replayed or saved has its probes (parallax
+     * probes the host itself), a guest only through its agent */
+    return !is_host && m->state == SRC_LIVE && !m->info.pmda && !m->probe.count
+               ? VIEW_NO_AGENT
+               : NULL;
+}
+
 void view_billed_split(const struct source_model *m, struct billed_split *b)
 {
     const struct probe_sample *p = &m->probe;
@@ -676,6 +690,8 @@ bool view_time_cell(const struct source_model *m, bool is_host, int row,
             rate_cell(m, raw, sizeof(raw), detail, dn, utf8);
         break;
     case TR_SLEEP:
+        if (!m->probe.count && view_no_agent(m, is_host))
+            snprintf(detail, dn, "%s", VIEW_NO_AGENT);
         if (m->probe.count) {
             fit_duration(raw, sizeof(raw), VIEW_FIGURE_W, m->probe.sleep_took,
                          fl);
@@ -692,6 +708,8 @@ bool view_time_cell(const struct source_model *m, bool is_host, int row,
         break;
     case TR_BILLED: {
         double r = billed_ratio(m);
+        if (!isfinite(r) && view_no_agent(m, is_host))
+            snprintf(detail, dn, "%s", VIEW_NO_AGENT);
         if (isfinite(r)) {
             snprintf(raw, sizeof(raw), "%.2f", r);
             fault = r < BILLED_LO || r > BILLED_HI;

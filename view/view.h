@@ -143,6 +143,14 @@ bool view_time_cell(const struct source_model *m, bool is_host, int row,
 double view_probe_host_saw(const struct source_model *m, bool is_host,
                            double *err);
 
+/* What a cell says where its figure needs pmdaparallax and the source
+ * answers without it (a stock pmcd, or a recording or report of one: no
+ * agent, and no clock probe ever, which only the agent takes on a guest):
+ * VIEW_NO_AGENT; NULL for this host and for a source with the agent. The
+ * clock rows need no agent: pmcd's stamps give them. */
+#define VIEW_NO_AGENT "no agent"
+const char *view_no_agent(const struct source_model *m, bool is_host);
+
 /* Where the probe's CPU-bound spin's wall time went, as shares of it:
  * ran (billed to it), waited for a CPU (the run queue: other load on that
  * system), lost (neither: stolen by a hypervisor, or accounting that does
@@ -172,9 +180,11 @@ struct jobs;
  * and its detail: its marks (view_job_flags: "said×2.75", "partial",
  * "reported", "noisy", "shared"), the interval of the median and the unit
  * where it is not a time; "> 2/3" while running, "failed: why", or ""
- * when it never ran there. */
-void view_job_cell(const struct jobs *j, int src, int w, char *val, size_t vn,
-                   char *detail, size_t dn, bool utf8);
+ * when it never ran there ("no agent" where it cannot, view_no_agent, m
+ * being src's model; NULL: not said). */
+void view_job_cell(const struct jobs *j, const struct source_model *m, int src,
+                   int w, char *val, size_t vn, char *detail, size_t dn,
+                   bool utf8);
 
 /* What marks workload w's finished figure on src. */
 enum view_job_flag {

@@ -10,6 +10,7 @@
 #include "core/ratio.h"
 #include "view/fit.h"
 #include "view/fmt.h"
+#include "view/view.h"
 #include "workloads/extras.h"
 #include "workloads/sleep_acc.h"
 
@@ -295,6 +296,11 @@ bool view_time_line_cell(const struct session *s, const struct jobs *j, int src,
     case TL_RULE:
         break;
     }
+    /* a workload's figure a source without the agent cannot give */
+    if (!raw[0] && (tl->kind == TL_SLEEP || tl->kind == TL_FAIR) &&
+        (tl->kind == TL_SLEEP || tl->index == 0) &&
+        view_no_agent(&s->model[src], src == 0))
+        snprintf(detail, dn, "%s", VIEW_NO_AGENT);
     fmt_right(val, vn, VIEW_VALUE_W, raw);
     return false;
 }

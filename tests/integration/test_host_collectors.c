@@ -186,6 +186,17 @@ static void test_proc_agrees_with_pcp(void **state)
                  (double)b.count[METRIC_CPU_STEAL] + 1, 1.05, "steal total");
     assert_close((double)a.count[METRIC_CPU_IDLE],
                  (double)b.count[METRIC_CPU_IDLE], 1.05, "idle total");
+    /* every state a CPU share counts, in PCP's meaning (nice with guest
+     * nice, irq hard and soft together): the same since boot */
+    static const int states[] = {METRIC_CPU_USER, METRIC_CPU_SYS,
+                                 METRIC_CPU_NICE, METRIC_CPU_IOWAIT,
+                                 METRIC_CPU_IRQ};
+    for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+        int id = states[i];
+        assert_true(a.have[id] && b.have[id]);
+        assert_close((double)a.count[id] + 100, (double)b.count[id] + 100, 1.05,
+                     metric_descs[id].key);
+    }
 }
 
 static void test_pcp_local(void **state)

@@ -45,10 +45,15 @@ static struct sample fix_sample(double t, double scale, double skew)
         s.count[i] = (uint64_t)(t * 100 * scale * (i + 1));
         s.value[i] = 0.5 * (i + 1) * scale;
     }
-    s.count[METRIC_CPU_USER] = (uint64_t)(t * 240 * scale);
-    s.count[METRIC_CPU_SYS] = (uint64_t)(t * 80 * scale);
-    s.count[METRIC_CPU_IDLE] = (uint64_t)(t * 1600 / scale);
-    s.count[METRIC_CPU_STEAL] = (uint64_t)(t * 6 * scale);
+    /* CPU ms per second in each state, adding up to ncpu x 1000 */
+    static const int cpu[] = {
+        METRIC_CPU_USER,   METRIC_CPU_SYS, METRIC_CPU_NICE, METRIC_CPU_IDLE,
+        METRIC_CPU_IOWAIT, METRIC_CPU_IRQ, METRIC_CPU_STEAL};
+    static const double host_ms[] = {240, 80, 10, 1600, 40, 24, 6};
+    static const double guest_ms[] = {500, 150, 0, 250, 60, 22, 18};
+    for (size_t k = 0; k < sizeof(cpu) / sizeof(cpu[0]); k++)
+        s.count[cpu[k]] =
+            (uint64_t)(t * (scale > 1 ? guest_ms[k] : host_ms[k]));
     s.value[METRIC_MEM_USED] = 512e6 * scale;
     s.probe.count = 3;
     s.probe.sleep_req = 0.010;

@@ -1,5 +1,5 @@
 /* The model: the first sample gives no rate, rates follow the measured
- * interval (jitter), CPU shares use the source's clock, resets and wraps,
+ * interval (jitter), CPU shares of the CPU time counted, resets and wraps,
  * failed fetches and missing metrics read n/a, the first rate after a
  * reconnect is n/a, history keeps gaps. */
 #include <setjmp.h>
@@ -56,32 +56,23 @@ static void test_rate_over_jittered_interval(void **state)
     assert_true(fabs(history_get(&m.hist[METRIC_CTXSW], 1) - 400) < 1e-6);
 }
 
-static void test_cpu_share_uses_source_clock(void **state)
+/* the source's clock saw 2 s pass while the host saw 1 s: the share is of
+ * the CPU time counted, not of either interval (tests/unit/test_cpu_share
+ * tries every rate) */
+static void test_cpu_share_of_time_counted(void **state)
 {
     (void)state;
     struct source_model m;
     model_init(&m, "guest", NULL);
     struct sample a = mk(10), b = mk(11);
-    /* the source's clock saw 2 s pass while the host saw 1 s */
     b.t_source = a.t_source + 2.0;
-    a.count[METRIC_CPU_USER] = 0;
-    b.count[METRIC_CPU_USER] = 1000; /* 1000 ms over 2 s on 2 CPUs: 25% */
+    b.count[METRIC_CPU_USER] = 500; /* 2000 ms on 2 CPUs: a quarter */
+    b.count[METRIC_CPU_IDLE] = 1500;
     model_update(&m, &a);
     model_update(&m, &b);
     assert_true(fabs(m.value[METRIC_CPU_USER] - 25.0) < 1e-9);
-}
-
-static void test_cpu_share_without_source_clock(void **state)
-{
-    (void)state;
-    struct source_model m;
-    model_init(&m, "host", NULL);
-    struct sample a = mk(10), b = mk(11);
-    a.t_source = b.t_source = NAN;
-    b.count[METRIC_CPU_SYS] = 500; /* 500 ms over 1 s on 2 CPUs */
-    model_update(&m, &a);
-    model_update(&m, &b);
-    assert_true(fabs(m.value[METRIC_CPU_SYS] - 25.0) < 1e-9);
+    assert_true(fabs(m.value[METRIC_CPU_IDLE] - 75.0) < 1e-9);
+    assert_true(fabs(m.value[METRIC_CPU_SYS]) < 1e-9);
 }
 
 static void test_reset_gives_na_then_recovers(void **state)
@@ -147,11 +138,14 @@ static void test_reconnect_gives_na_then_rates(void **state)
     b.count[METRIC_FORKS] = 20;
     a.count[METRIC_CPU_USER] = 0;
     b.count[METRIC_CPU_USER] = 1000;
+    b.count[METRIC_CPU_IDLE] = 1000;
     down.ok = false;
     c.count[METRIC_FORKS] = 5000; /* 4980 forks during a 58 s outage */
     c.count[METRIC_CPU_USER] = 90000;
+    c.count[METRIC_CPU_IDLE] = 26000;
     d.count[METRIC_FORKS] = 5100;
     d.count[METRIC_CPU_USER] = 90500;
+    d.count[METRIC_CPU_IDLE] = 27500;
     d.value[METRIC_LOAD1] = 2.5;
     model_update(&m, &a);
     model_update(&m, &b);
@@ -199,8 +193,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_sample_has_no_rate),
         cmocka_unit_test(test_rate_over_jittered_interval),
-        cmocka_unit_test(test_cpu_share_uses_source_clock),
-        cmocka_unit_test(test_cpu_share_without_source_clock),
+        cmocka_unit_test(test_cpu_share_of_time_counted),
         cmocka_unit_test(test_reset_gives_na_then_recovers),
         cmocka_unit_test(test_wrap_32_in_model),
         cmocka_unit_test(test_failed_fetch_and_missing_metric),

@@ -167,9 +167,50 @@ static void test_rates_unsteady(void **state)
     assert_true(a.lo <= 17.1 && a.hi >= 17.1 && a.err <= 0.5);
 }
 
+/* A guest run's seconds for the host's: a steady clock's rate times the
+ * real seconds (x0.25 to x10), real seconds where the rate is not known,
+ * varies, or is real time within the tolerance */
+static void test_source_seconds(void **state)
+{
+    (void)state;
+    static struct time_map m;
+    struct time_rates r;
+    bool scaled;
+    static const double rates[] = {0.25, 0.5, 2, 4, 10};
+    for (size_t k = 0; k < sizeof(rates) / sizeof(rates[0]); k++) {
+        time_map_init(&m);
+        feed(&m, 0, 20, 1.0, 2e-3, rates[k]);
+        time_map_rates(&m, &r);
+        assert_float_equal(time_rates_source_seconds(&r, 1, &scaled), rates[k],
+                           1e-6 * rates[k]);
+        assert_true(scaled);
+        assert_float_equal(time_rates_source_seconds(&r, 0.1, NULL),
+                           0.1 * rates[k], 1e-7 * rates[k]);
+    }
+    time_map_init(&m);
+    time_map_rates(&m, &r); /* no fetch yet */
+    assert_float_equal(time_rates_source_seconds(&r, 1, &scaled), 1, 0);
+    assert_false(scaled);
+    feed(&m, 0, 20, 1.0, 2e-3, 1 + TIME_MAP_TOL / 2);
+    time_map_rates(&m, &r);
+    assert_float_equal(time_rates_source_seconds(&r, 1, &scaled), 1, 0);
+    assert_false(scaled);
+    time_map_init(&m); /* a varying clock: its own seconds, as asked */
+    double s = S0;
+    for (int i = 0; i < 60; i++) {
+        time_map_add(&m, i * 0.5 - 1e-3, i * 0.5 + 1e-3, s);
+        s += 0.5 * ((i / 10) % 2 ? 5 : 400);
+    }
+    time_map_rates(&m, &r);
+    assert_true(r.unsteady);
+    assert_float_equal(time_rates_source_seconds(&r, 1, &scaled), 1, 0);
+    assert_false(scaled);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_source_seconds),
         cmocka_unit_test(test_steady_stamp),
         cmocka_unit_test(test_quick_anchors),
         cmocka_unit_test(test_refused_and_steps),

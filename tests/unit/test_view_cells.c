@@ -19,7 +19,8 @@ static void job(const struct jobs *j, int src, const char *name,
                 const char *val, const char *detail)
 {
     char v[32], d[320];
-    view_job_cell(j, src, fix_wl(j, name), v, sizeof(v), d, sizeof(d), true);
+    view_job_cell(j, NULL, src, fix_wl(j, name), v, sizeof(v), d, sizeof(d),
+                  true);
     if (strcmp(v, val) || strncmp(d, detail, strlen(detail)))
         fail_msg("%s on %d: '%s' '%s', want '%s' '%s'", name, src, v, d, val,
                  detail);

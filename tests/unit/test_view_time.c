@@ -212,6 +212,61 @@ static void test_clock_rows(void **state)
     }
 }
 
+/* A stock pmcd (no pmdaparallax, no probe ever) a day ahead: its clock
+ * rows from pmcd's stamps as any guest's, and "no agent" where a figure
+ * needs the agent (the probe, billed/wall, system calls, a workload
+ * cell); a guest with the agent, or this host, never says it */
+static void test_no_agent_cells(void **state)
+{
+    (void)state;
+    static struct source_model m;
+    model_init(&m, "stock", "127.0.0.1:44322");
+    for (int k = 0; k < 30; k++) {
+        struct sample s = fix_sample(100 + k, 3, 0);
+        s.t_source = s.t_real + 86400;
+        s.info.pmda = false;
+        s.probe.count = 0;
+        s.have[METRIC_SYSCALLS] = false;
+        model_update(&m, &s);
+    }
+    char val[32], detail[64], spark[32];
+    view_time_cell(&m, false, TR_OFFSET, val, sizeof(val), detail,
+                   sizeof(detail), false);
+    assert_string_equal(val, " +1.000d");
+    view_time_cell(&m, false, TR_DRIFT, val, sizeof(val), detail,
+                   sizeof(detail), false);
+    assert_string_equal(val, "      +0");
+    for (int row = TR_SLEEP; row <= TR_BILLED; row++) {
+        view_time_cell(&m, false, row, val, sizeof(val), detail, sizeof(detail),
+                       false);
+        assert_string_equal(val, "     n/a");
+        assert_string_equal(detail, "no agent");
+    }
+    view_metric_cell(&m, METRIC_SYSCALLS, val, sizeof(val), spark,
+                     sizeof(spark), 8, false);
+    assert_string_equal(spark, "no agent");
+    struct session *s;
+    struct jobs *j;
+    fix_build(&s, &j);
+    int w = fix_wl(j, "fork-exec"); /* never ran in the fixture */
+    assert_int_equal(jobs_cell(j, 1, w)->state, JOB_IDLE);
+    view_job_cell(j, &m, 1, w, val, sizeof(val), detail, sizeof(detail), false);
+    assert_string_equal(detail, "no agent");
+    view_job_cell(j, &s->model[1], 1, w, val, sizeof(val), detail,
+                  sizeof(detail), false);
+    assert_string_equal(detail, ""); /* the fixture's guest has the agent */
+    /* the same with the agent, and this host: never */
+    m.info.pmda = true;
+    view_time_cell(&m, false, TR_BILLED, val, sizeof(val), detail,
+                   sizeof(detail), false);
+    assert_string_equal(detail, "");
+    m.info.pmda = false;
+    assert_null(view_no_agent(&m, true));
+    m.probe.count = 1; /* a recording of this host: its own probes */
+    assert_null(view_no_agent(&m, false));
+    fix_free(s, j);
+}
+
 /* While sched's tasks run side by side, each one's share of the work
  * done so far, per source, above the fairness table; a source whose run
  * has ended shows none (every task has done the same work by then); no
@@ -364,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_clock_rows),
         cmocka_unit_test(test_task_shares),
         cmocka_unit_test(test_no_runs_no_lines),
+        cmocka_unit_test(test_no_agent_cells),
         cmocka_unit_test(test_headers_shorten),
         cmocka_unit_test(test_host_header_names_backend),
     };
