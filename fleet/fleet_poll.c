@@ -181,6 +181,7 @@ static int step_name(struct fleet_poll_state *st, struct discovery *d, int k)
 static int step_labels(struct fleet_poll_state *st, struct discovery *d)
 {
     struct series_ids one = {0};
+    d->all.n = d->info.n = 0; /* (a step that failed is taken again) */
     for (int i = 0; i < d->n; i++) {
         for (int k = 0; k < FLEET_NAMES_MAX; k++) {
             if (d->src[i].series[k][0]) {
