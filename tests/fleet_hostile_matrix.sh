@@ -78,9 +78,11 @@ timed() {
         "$@" >"$out" 2>"$err"
     st=$?
     [ "$st" = 137 ] && st=124 # killed by timeout: a hang
-    read -r secs kb <"$work/time" 2>/dev/null || { secs=?; kb=?; }
-    tail -1 "$work/time" | grep -q '^[0-9.]* [0-9]*$' &&
+    # (time's last line; a killed command's status line comes before it)
+    secs='?' kb='?'
+    if tail -1 "$work/time" | grep -q '^[0-9.]* [0-9]*$'; then
         read -r secs kb < <(tail -1 "$work/time")
+    fi
 }
 
 front_text() {
