@@ -132,8 +132,9 @@ static int start(const struct options *o, struct fleet_batch *b)
     if (b->m.link != FLEET_LINK_UP || b->m.nlive == 0) {
         fprintf(stderr, "parallax: no fleet at %s: %s\n", o->fleet,
                 b->m.link == FLEET_LINK_UP ? "no source is live"
-                : b->m.error[0]            ? b->m.error
-                                           : "no answer");
+                : b->m.link == FLEET_LINK_DOWN && b->m.error[0] ? b->m.error
+                : b->m.note[0]                                  ? b->m.note
+                                                                : "no answer");
         return 1;
     }
     fleet_view_build(&b->v, &b->m, &b->run);

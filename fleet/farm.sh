@@ -17,7 +17,8 @@
 #   (every how many guests one runs under faketime with a clock rate of
 #   its own, default 10; 0 for none), FARM_RATES (those clock rates, in
 #   turn, default "1.001 0.9995 1.01"), FARM_JOBS (pmcds started at once,
-#   default 8).
+#   default 8), FARM_KV_WATCH (0: pmproxy is not restarted when redis
+#   restarts; default 1).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -96,7 +97,9 @@ CONF
 
 # pmproxy under a watchdog: restarted a second after it exits (it
 # segfaulted once in libuv under concurrent keep-alive connections, issue
-# 20), each restart logged; `pmproxy DIR stop` stops it and its watchdog.
+# 20), and stopped by fleet/kv_watch.sh when redis restarts (pmproxy
+# lists a restarted, empty redis's sources again only once restarted:
+# issue 24), each restart logged; `pmproxy DIR stop` stops all three.
 proxy_start() {
     local dir=$1 port
     port=$(take_port "$dir" proxy) || exit 1
@@ -119,18 +122,25 @@ proxy_start() {
         done
     ) </dev/null >/dev/null 2>&1 &
     echo $! >"$dir/proxy/watchdog.pid"
+    if [ "${FARM_KV_WATCH:-1}" = 1 ]; then
+        "$here/kv_watch.sh" "127.0.0.1:$(port_of "$dir" redis)" \
+            sh -c "kill \$(cat '$dir/proxy/pmproxy.pid')" \
+            </dev/null >>"$dir/proxy/watchdog.log" 2>&1 &
+        echo $! >"$dir/proxy/kv_watch.pid"
+    fi
     wait_for 15 curl -sf -o /dev/null "http://127.0.0.1:$port/series/labels" ||
         fail "pmproxy did not answer on $port: $(tail -3 "$dir/proxy/pmproxy.log")"
 }
 
 proxy_stop() {
     local pid
-    for pid in $(cat "$1/proxy/watchdog.pid" "$1/proxy/pmproxy.pid" \
-        2>/dev/null); do
+    for pid in $(cat "$1/proxy/kv_watch.pid" "$1/proxy/watchdog.pid" \
+        "$1/proxy/pmproxy.pid" 2>/dev/null); do
         kill "$pid" 2>/dev/null &&
             wait_for 10 bash -c "! kill -0 $pid 2>/dev/null" || true
     done
-    rm -f "$1/proxy/watchdog.pid" "$1/proxy/pmproxy.pid"
+    rm -f "$1/proxy/kv_watch.pid" "$1/proxy/watchdog.pid" \
+        "$1/proxy/pmproxy.pid"
 }
 
 # The metrics the fleet reads, logged every FARM_INTERVAL s.

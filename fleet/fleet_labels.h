@@ -52,8 +52,20 @@ void fleet_labels_finish(struct fleet_labels *l);
 
 /* Copies src into dst (n bytes) made safe for a terminal and a report:
  * printable ASCII is kept, anything else (control characters, escape
- * sequences, bytes of other encodings) becomes '?'. The one door for text
- * from pmproxy and the pmcds behind it. */
+ * sequences, bytes of other encodings) becomes '?'. The door for text
+ * from pmproxy and the pmcds behind it (issue 24 audited every path):
+ *  - /series (fleet_poll.c, series.c): label values (fleet_labels_set),
+ *    the kernel release, pmproxy's error messages and pages, and every
+ *    reason a poll fails with (fleet_poll_state_run, jansson's too:
+ *    series.c load_array); label names, units and instance names are
+ *    only compared, identifiers only kept when 40 hex digits;
+ *  - /pmapi (pmapi_source.c): pmproxy's messages, instance names, the
+ *    release, host name, workload errors and extras; its samples then
+ *    pass core/model.c's make_safe (core/safe_text.h) like any source's;
+ *  - a fleet run's pmcds (fleet_run.c): through core/model.c's, not this;
+ *  - libcurl's reasons (http.c): its own texts, never the server's.
+ * core/safe_text is the rest of parallax's cleaner (it keeps printable
+ * UTF-8); the two are to become one (the house issue). */
 void fleet_clean(char *dst, size_t n, const char *src);
 
 #endif

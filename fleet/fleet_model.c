@@ -273,6 +273,7 @@ void fleet_model_update(struct fleet_model *m, const struct fleet_raw *r,
 {
     m->link = r->link;
     snprintf(m->error, sizeof(m->error), "%s", r->error);
+    snprintf(m->note, sizeof(m->note), "%s", r->note);
     m->answered_at = r->answered_at;
     m->down_since = r->down_since;
     m->poll_ms = r->poll_ms;

@@ -90,7 +90,8 @@ struct fleet_model {
     char url[256];
     double interval; /* of the polls */
     enum fleet_link link;
-    char error[200];
+    char error[256];
+    char note[200]; /* the poller's (fleet_raw's), cleaned there */
     double answered_at, down_since, poll_ms;
     unsigned long polls;
     double updated_at; /* host monotonic time of the last fold */

@@ -1,10 +1,14 @@
 /* See fleet_poll.h. A discovery finds, for every name of fleet_metrics,
  * its series (/series/query), which source each belongs to and its units
  * (/series/descs), the instance wanted (/series/instances), then each
- * source's labels (/series/labels). The first discovery runs whole; later
- * ones run a step per poll into a second table that replaces the first
- * once complete, so sources that come and go are found without a poll
- * ever taking much longer than its values. */
+ * source's labels (/series/labels). The first discovery runs in slices of
+ * a request timeout, each reported (how far it is), so a slow pmproxy
+ * holds no front end without a word; later ones run a step per poll into
+ * a second table that replaces the first once complete, so sources that
+ * come and go are found without a poll ever taking much longer than its
+ * values. A failed poll says which part failed: pmproxy, its key-value
+ * server (pmproxy answers /series/ping, which needs no key-value server,
+ * but not the series request) or the sources. */
 #include "fleet/fleet_poll.h"
 
 #include <errno.h>
@@ -32,6 +36,8 @@
 #define TIMEOUT_MAX 10.0         /* ... and at the most */
 #define GOLDEN      0.6180339887 /* the poll's phase moves on by this */
 #define MIN_GAP     0.3          /* of an interval between two polls */
+#define PING_TIMEOUT                                                           \
+    1.0 /* s for /series/ping, asked when a series request went unanswered */
 
 /* One source as a discovery found it. */
 struct disc_src {
@@ -40,6 +46,7 @@ struct disc_src {
     char series[FLEET_NAMES_MAX][SERIES_ID_LEN + 1]; /* "" none */
     uint64_t inst[FLEET_NAMES_MAX]; /* the instance wanted, 0 singular */
     double scale[FLEET_NAMES_MAX];  /* into the table's units; 0: none */
+    bool valued;                    /* a value of it came in the last poll */
 };
 
 struct discovery {
@@ -62,7 +69,10 @@ struct fleet_poll_state {
     struct fleet_raw *out; /* the poll being filled (callbacks) */
     int name;              /* the name a discovery step is on (callbacks) */
     struct discovery *d;   /* the discovery a callback fills */
-    char err[200];
+    char err[256];
+    char note[200];    /* fleet_raw's note */
+    double disc_began; /* host monotonic time the first discovery began */
+    bool had_sources;  /* a discovery found some, once */
     bool up;
     double down_since;
     unsigned long answered, discoveries;
@@ -171,6 +181,7 @@ static int step_name(struct fleet_poll_state *st, struct discovery *d, int k)
 static int step_labels(struct fleet_poll_state *st, struct discovery *d)
 {
     struct series_ids one = {0};
+    d->all.n = d->info.n = 0; /* (a step that failed is taken again) */
     for (int i = 0; i < d->n; i++) {
         for (int k = 0; k < FLEET_NAMES_MAX; k++) {
             if (d->src[i].series[k][0]) {
@@ -194,17 +205,113 @@ static int step_labels(struct fleet_poll_state *st, struct discovery *d)
     return rc;
 }
 
-/* One step of d; complete after the last. 0 or -1 with st->err. */
+/* One step of d; complete after the last. 0 or -1 with st->err, which
+ * then names what the step asked for. */
 static int disc_step(struct fleet_poll_state *st, struct discovery *d)
 {
-    int nnames = fleet_metrics()->nnames;
-    int rc = d->step >= nnames ? step_labels(st, d)
-             : fleet_metrics()->names[d->step].use == FLEET_PAIR
-                 ? 0 /* read through /pmapi only */
-                 : step_name(st, d, d->step);
+    const struct fleet_metrics *fm = fleet_metrics();
+    int nnames = fm->nnames;
+    /* names read through /pmapi only are no step: a later discovery,
+     * a step a poll, once took 26 polls where 11 ask something */
+    while (d->step < nnames && fm->names[d->step].use == FLEET_PAIR)
+        d->step++;
+    int rc = d->step >= nnames ? step_labels(st, d) : step_name(st, d, d->step);
+    if (rc < 0) {
+        char why[sizeof(st->err)];
+        snprintf(why, sizeof(why), "%s", st->err);
+        snprintf(st->err, sizeof(st->err), "%.120s (discovering %s)", why,
+                 d->step >= nnames ? "the sources' labels"
+                                   : fm->names[d->step].name);
+    }
     if (rc == 0 && ++d->step > nnames)
         d->complete = true;
     return rc;
+}
+
+/* The steps of a discovery that ask pmproxy something, and how many of
+ * them d has done. */
+static int disc_steps(const struct discovery *d, int *done)
+{
+    const struct fleet_metrics *fm = fleet_metrics();
+    int n = 1; /* the labels */
+    *done = d->complete;
+    for (int k = 0; k < fm->nnames; k++) {
+        if (fm->names[k].use == FLEET_PAIR)
+            continue;
+        n++;
+        *done += k < d->step;
+    }
+    return n;
+}
+
+/* The first discovery, a slice of about a request timeout at a time (the
+ * steps done are kept for the next slice, also when one fails). 0 once
+ * complete, 1 when not yet (st->note says how far), -1 with st->err. */
+static int first_discovery(struct fleet_poll_state *st, struct discovery *d)
+{
+    double now = clock_mono(), until = now + st->timeout;
+    if (!st->disc_began) {
+        disc_reset(d);
+        st->disc_began = now;
+    }
+    /* a discovery waits for pmproxy longer than a poll of values */
+    http_set_timeout(st->http, fmax(3 * st->timeout, 3.0));
+    int rc = 0;
+    while (rc == 0 && !d->complete && clock_mono() < until)
+        rc = disc_step(st, d);
+    http_set_timeout(st->http, st->timeout);
+    if (rc < 0)
+        return -1;
+    if (!d->complete) {
+        int done, n = disc_steps(d, &done);
+        snprintf(st->note, sizeof(st->note),
+                 "discovering the fleet: %d of %d steps in %.0f s (pmproxy "
+                 "answers slowly)",
+                 done, n, clock_mono() - st->disc_began);
+        return 1;
+    }
+    st->disc_began = 0;
+    st->discoveries++;
+    st->polls = 0;
+    return 0;
+}
+
+/* Adds source s of an older table to d: its series to d's maps and lists.
+ * False when out of memory. */
+static bool disc_carry(struct discovery *d, const struct disc_src *s)
+{
+    struct disc_src *c = disc_source(d, s->id);
+    if (!c)
+        return false;
+    *c = *s;
+    int i = (int)(c - d->src);
+    for (int k = 0; k < FLEET_NAMES_MAX; k++) {
+        if (!c->series[k][0])
+            continue;
+        idmap_put(&d->by_series, series_key(c->series[k]),
+                  i * FLEET_NAMES_MAX + k);
+        series_ids_add(fleet_metrics()->names[k].use == FLEET_POLL ? &d->all
+                                                                   : &d->info,
+                       c->series[k]);
+    }
+    return true;
+}
+
+/* Before a new table replaces `old`: the sources of old whose values
+ * still come but that the new discovery did not find go into it too.
+ * pmproxy 6.0.3 writes a source's metadata to its key-value server once,
+ * when it first reads the archive, and only its values after: a key-value
+ * server restarted empty gets the values of every source still recorded,
+ * but no query finds them (issue 24). How many were kept. */
+static int keep_recorded(struct discovery *old, struct discovery *fresh)
+{
+    int kept = 0;
+    for (int i = 0; i < old->n; i++) {
+        const struct disc_src *s = &old->src[i];
+        if (s->valued && idmap_get(&fresh->by_source, series_key(s->id)) < 0)
+            kept += disc_carry(fresh, s);
+    }
+    return kept;
 }
 
 static bool raw_reserve(struct fleet_raw *r, int n)
@@ -224,12 +331,13 @@ static void on_value(void *arg, const char *series, const char *instance,
                      double stamp, const char *value)
 {
     struct fleet_poll_state *st = arg;
-    const struct discovery *d = &st->disc[st->cur];
+    struct discovery *d = &st->disc[st->cur];
     int code = idmap_get(&d->by_series, series_key(series));
     if (code < 0)
         return;
     int i = code / FLEET_NAMES_MAX, k = code % FLEET_NAMES_MAX;
-    const struct disc_src *ds = &d->src[i];
+    struct disc_src *ds = &d->src[i];
+    ds->valued = true;
     if (ds->inst[k] && (!instance || series_key(instance) != ds->inst[k]))
         return;
     struct fleet_src_raw *r = &st->out->src[i];
@@ -260,7 +368,7 @@ static void on_value(void *arg, const char *series, const char *instance,
 /* Reads the newest values of discovery cur into out. */
 static int read_values(struct fleet_poll_state *st, struct fleet_raw *out)
 {
-    const struct discovery *d = &st->disc[st->cur];
+    struct discovery *d = &st->disc[st->cur];
     if (!raw_reserve(out, d->n)) {
         snprintf(st->err, sizeof(st->err), "out of memory");
         return -1;
@@ -268,6 +376,7 @@ static int read_values(struct fleet_poll_state *st, struct fleet_raw *out)
     out->nsrc = d->n;
     for (int i = 0; i < d->n; i++) {
         struct fleet_src_raw *r = &out->src[i];
+        d->src[i].valued = false;
         memset(r, 0, sizeof(*r));
         snprintf(r->id, sizeof(r->id), "%s", d->src[i].id);
         r->lab = d->src[i].lab;
@@ -310,24 +419,27 @@ void fleet_poll_state_free(struct fleet_poll_state *st)
     free(st);
 }
 
-/* The poll proper: 0, or -1 with st->err. */
+/* The poll proper: 0, 1 while the first discovery is not done, or -1
+ * with st->err. */
 static int poll_once(struct fleet_poll_state *st, struct fleet_raw *out)
 {
     struct discovery *cur = &st->disc[st->cur], *next = &st->disc[!st->cur];
-    if (!cur->complete) { /* the first discovery, whole, before any value */
-        /* a discovery waits for pmproxy longer than a poll of values */
-        http_set_timeout(st->http, fmax(3 * st->timeout, 3.0));
-        disc_reset(cur);
-        int rc = 0;
-        while (rc == 0 && !cur->complete)
-            rc = disc_step(st, cur);
-        http_set_timeout(st->http, st->timeout);
-        if (rc < 0)
-            return -1;
-        st->discoveries++;
-        st->polls = 0;
+    if (!cur->complete) { /* the first discovery, before any value */
+        int rc = first_discovery(st, cur);
+        if (rc != 0)
+            return rc;
+        st->note[0] = '\0';
     } else if (next->complete || (next->step == 0 && st->polls >= REDISCOVER)) {
         if (next->complete) { /* the new table takes over */
+            int kept = keep_recorded(cur, next);
+            if (kept)
+                snprintf(st->note, sizeof(st->note),
+                         "pmproxy's key-value server no longer lists %d of "
+                         "the sources shown (it restarted empty?): restart "
+                         "pmproxy to have them listed (docs/fleet.md)",
+                         kept);
+            else
+                st->note[0] = '\0';
             st->cur = !st->cur;
             st->discoveries++;
             st->polls = 0;
@@ -344,21 +456,64 @@ static int poll_once(struct fleet_poll_state *st, struct fleet_raw *out)
     }
     st->polls++;
     if (cur->n == 0) {
-        snprintf(st->err, sizeof(st->err),
-                 "pmproxy knows no sources (no pmlogger archives under its "
-                 "PCP_ARCHIVE_DIR, or its redis restarted empty: restart "
-                 "pmproxy)");
+        if (st->had_sources) /* and none of them is recorded now */
+            snprintf(st->err, sizeof(st->err),
+                     "pmproxy's key-value server has lost the fleet (it "
+                     "restarted empty?): pmproxy lists it again once "
+                     "restarted (docs/fleet.md)");
+        else
+            snprintf(st->err, sizeof(st->err),
+                     "pmproxy knows no sources: no pmlogger archives under "
+                     "its PCP_ARCHIVE_DIR (are the fleet's loggers running?)");
         cur->complete = false; /* look again next time */
         return -1;
     }
+    st->had_sources = true;
     return read_values(st, out);
 }
 
-void fleet_poll_state_run(struct fleet_poll_state *st, struct fleet_raw *out)
+/* A request that failed in HTTP (no answer, no connection...): which part
+ * failed, into st->err. A series request waits on pmproxy's key-value
+ * server; /series/ping is pmproxy's own (pmproxy 6.0.3 answers it
+ * without one), so an answered ping while the request was not puts the
+ * key-value server at fault. */
+static void blame(struct fleet_poll_state *st)
+{
+    char said[sizeof(st->err)];
+    snprintf(said, sizeof(said), "%s", st->err);
+    enum http_fail fail = http_last_fail(st->http);
+    if (fail == HTTP_TIMEOUT) {
+        const char *body;
+        char err[160];
+        double t = http_timeout(st->http);
+        http_set_timeout(st->http, fmin(t, PING_TIMEOUT));
+        int status = http_request(st->http, "/series/ping", NULL, &body, err,
+                                  sizeof(err));
+        http_set_timeout(st->http, t);
+        if (status == 200) {
+            snprintf(st->err, sizeof(st->err),
+                     "pmproxy's key-value server does not answer: pmproxy "
+                     "answers /series/ping but not a series request: %.110s; "
+                     "see pmproxy's log",
+                     said);
+            return;
+        }
+    }
+    snprintf(st->err, sizeof(st->err), "pmproxy %s%.160s",
+             fail == HTTP_TIMEOUT || fail == HTTP_NO_CONNECTION
+                 ? "does not answer: "
+             : fail == HTTP_TOO_LONG ? "sent "
+                                     : "failed: ",
+             said);
+}
+
+bool fleet_poll_state_run(struct fleet_poll_state *st, struct fleet_raw *out)
 {
     double t0 = clock_mono();
     st->err[0] = '\0';
     int rc = poll_once(st, out);
+    if (rc < 0 && http_last_fail(st->http) != HTTP_OK)
+        blame(st);
     double t1 = clock_mono();
     if (rc == 0) {
         st->up = true;
@@ -366,21 +521,30 @@ void fleet_poll_state_run(struct fleet_poll_state *st, struct fleet_raw *out)
         st->answered++;
         out->answered_at = t1;
         out->error[0] = '\0';
-    } else {
+    } else if (rc < 0) {
         if (st->up || !st->down_since)
             st->down_since = t1;
         st->up = false;
         /* a failed poll shows no values, however old: the view must not
          * present them as current */
         out->nsrc = 0;
-        snprintf(out->error, sizeof(out->error), "%s", st->err);
-        DIAG(DIAG_DEBUG, "fleet: poll failed: %s", st->err);
+        /* the one door of the poller's reasons to a screen or a report:
+         * they quote pmproxy and jansson (issue 24) */
+        fleet_clean(out->error, sizeof(out->error), st->err);
+        DIAG(DIAG_DEBUG, "fleet: poll failed: %s", out->error);
+    } else { /* still discovering: nothing to show, not a failure */
+        out->nsrc = 0;
+        out->error[0] = '\0';
     }
-    out->link = rc == 0 ? FLEET_LINK_UP : FLEET_LINK_DOWN;
+    fleet_clean(out->note, sizeof(out->note), st->note);
+    out->link = rc == 0  ? FLEET_LINK_UP
+                : rc > 0 ? FLEET_LINK_CONNECTING
+                         : FLEET_LINK_DOWN;
     out->down_since = st->down_since;
     out->poll_ms = (t1 - t0) * 1e3;
     out->polls = st->answered;
     out->discoveries = st->discoveries;
+    return rc > 0;
 }
 
 void fleet_raw_free(struct fleet_raw *r)
@@ -444,7 +608,7 @@ static void *poll_main(void *arg)
     double epoch = clock_mono();
     double phase = 0;
     while (st) {
-        fleet_poll_state_run(st, p->fill);
+        bool discovering = fleet_poll_state_run(st, p->fill);
         pthread_mutex_lock(&p->lock);
         struct fleet_raw *t = p->slot;
         p->slot = p->fill;
@@ -460,6 +624,11 @@ static void *poll_main(void *arg)
             iv = niv;
             epoch = clock_mono();
             http_set_timeout(st->http, st->timeout = request_timeout(iv));
+        }
+        if (discovering) { /* its next slice at once, unless stopped */
+            if (sleep_until(p, 0))
+                break;
+            continue;
         }
         /* each poll lands at another point of the loggers' ticks (a
          * golden-ratio sequence covers the interval evenly), so that the

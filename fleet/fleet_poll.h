@@ -30,14 +30,17 @@ struct fleet_src_raw {
 };
 
 enum fleet_link {
-    FLEET_LINK_CONNECTING, /* no answer yet */
+    FLEET_LINK_CONNECTING, /* no answer yet, or the first discovery is not
+                              done: see note */
     FLEET_LINK_UP,         /* the last poll was answered */
     FLEET_LINK_DOWN,       /* it was not: see error */
 };
 
 struct fleet_raw {
     enum fleet_link link;
-    char error[200];    /* why the last poll failed */
+    char error[256];    /* why the last poll failed */
+    char note[200];     /* how far the first discovery is (connecting), or
+                           what the fleet lacks (up): "" none */
     double answered_at; /* host monotonic time of the last answer, 0 */
     double down_since;  /* ... when the link went down, 0 when up */
     double poll_ms;     /* the last poll's requests, in all */
@@ -54,8 +57,10 @@ struct fleet_raw {
 
 struct fleet_poll;
 
-/* Starts reading the pmproxy at `url` every `interval` seconds; a byte on
- * wake_fd after each poll. NULL when the thread cannot start. */
+/* Starts reading the pmproxy at `url` every `interval` seconds (each
+ * request given 0.9 of it, at least 2 s and at most 10 s); a byte on
+ * wake_fd after each poll, and after each slice of the first discovery.
+ * NULL when the thread cannot start. */
 struct fleet_poll *fleet_poll_start(const char *url, double interval,
                                     int wake_fd);
 
@@ -71,11 +76,14 @@ void fleet_poll_set_interval(struct fleet_poll *p, double interval);
 void fleet_poll_stop(struct fleet_poll *p);
 
 /* The poller's work without its thread (tests, the bench): a state
- * reading url with requests of `timeout` s, each run one poll into out
- * (the first one discovers the fleet first). */
+ * reading url with requests of `timeout` s, each run one poll into out.
+ * Until the fleet is discovered (its first discovery's requests get 3
+ * times that, at least 3 s), a run is a slice of the discovery of about
+ * `timeout` s and returns true (out: FLEET_LINK_CONNECTING and how far,
+ * unless it failed); then false. */
 struct fleet_poll_state;
 struct fleet_poll_state *fleet_poll_state_new(const char *url, double timeout);
-void fleet_poll_state_run(struct fleet_poll_state *st, struct fleet_raw *out);
+bool fleet_poll_state_run(struct fleet_poll_state *st, struct fleet_raw *out);
 void fleet_poll_state_free(struct fleet_poll_state *st);
 
 /* Frees out's source array. */

@@ -21,6 +21,7 @@ struct http {
     bool too_long;
     long timeout_ms;
     double last_ms;
+    enum http_fail fail;
 };
 
 int http_global_init(void)
@@ -73,6 +74,10 @@ struct http *http_new(const char *base_url, double timeout_s)
     /* pmproxy's answers are plain HTTP; nothing else is followed */
     curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h->curl, CURLOPT_FOLLOWLOCATION, 0L);
+    /* refused at once when its Content-Length says so; on_data stops the
+     * others */
+    curl_easy_setopt(h->curl, CURLOPT_MAXFILESIZE_LARGE,
+                     (curl_off_t)HTTP_BODY_MAX - 1);
     http_set_timeout(h, timeout_s);
     return h;
 }
@@ -93,6 +98,7 @@ int http_request(struct http *h, const char *path_query, const char *form,
     if (need > h->url_cap) {
         char *u = realloc(h->url, need);
         if (!u) {
+            h->fail = HTTP_FAILED;
             snprintf(err, errlen, "out of memory");
             return -1;
         }
@@ -107,6 +113,11 @@ int http_request(struct http *h, const char *path_query, const char *form,
     } else {
         curl_easy_setopt(h->curl, CURLOPT_HTTPGET, 1L);
     }
+    if (h->cap > HTTP_BODY_KEEP) { /* the last answer was long: not kept */
+        free(h->body);
+        h->body = NULL;
+        h->cap = 0;
+    }
     h->len = 0;
     h->too_long = false;
     if (h->body)
@@ -114,15 +125,24 @@ int http_request(struct http *h, const char *path_query, const char *form,
     double t0 = clock_mono();
     CURLcode rc = curl_easy_perform(h->curl);
     h->last_ms = (clock_mono() - t0) * 1e3;
+    h->fail = HTTP_OK;
     if (rc != CURLE_OK) {
-        if (h->too_long)
-            snprintf(err, errlen, "answer longer than %u MB",
+        /* (curl_easy_strerror's texts are libcurl's own, never the
+         * server's) */
+        if (h->too_long || rc == CURLE_FILESIZE_EXCEEDED) {
+            h->fail = HTTP_TOO_LONG;
+            snprintf(err, errlen,
+                     "an answer longer than %u MB (parallax takes no more)",
                      HTTP_BODY_MAX >> 20);
-        else if (rc == CURLE_OPERATION_TIMEDOUT)
+        } else if (rc == CURLE_OPERATION_TIMEDOUT) {
+            h->fail = HTTP_TIMEOUT;
             snprintf(err, errlen, "no answer in %.1f s",
                      (double)h->timeout_ms / 1000);
-        else
+        } else {
+            h->fail =
+                rc == CURLE_COULDNT_CONNECT ? HTTP_NO_CONNECTION : HTTP_FAILED;
             snprintf(err, errlen, "%s", curl_easy_strerror(rc));
+        }
         return -1;
     }
     long status = 0;
@@ -134,6 +154,16 @@ int http_request(struct http *h, const char *path_query, const char *form,
 double http_last_ms(const struct http *h)
 {
     return h->last_ms;
+}
+
+enum http_fail http_last_fail(const struct http *h)
+{
+    return h->fail;
+}
+
+double http_timeout(const struct http *h)
+{
+    return (double)h->timeout_ms / 1000;
 }
 
 bool http_append_escaped(char *buf, size_t *len, size_t cap, const char *s)

@@ -8,7 +8,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define HTTP_BODY_MAX (64u << 20) /* a longer answer is refused */
+/* A longer answer is refused (before it is read when it says its length):
+ * the longest parallax asks for is a /series/query of one metric name,
+ * 43 bytes a source (8 MB: 190,000 sources); every other answer comes in
+ * chunks of SERIES_CHUNK series (under 1 MB) or is one source's (/pmapi).
+ * A hostile server's 50 MB answers once held 140 MB (issue 24). */
+#define HTTP_BODY_MAX (8u << 20)
+/* A body buffer grown beyond this is given back after its request. */
+#define HTTP_BODY_KEEP (1u << 20)
+
+/* How the last request failed. */
+enum http_fail {
+    HTTP_OK,            /* an answer came (of any HTTP status) */
+    HTTP_NO_CONNECTION, /* nobody took the connection */
+    HTTP_TIMEOUT,       /* no whole answer within the timeout */
+    HTTP_TOO_LONG,      /* longer than HTTP_BODY_MAX */
+    HTTP_FAILED,        /* anything else (reset, malformed HTTP...) */
+};
 
 struct http;
 
@@ -34,6 +50,12 @@ int http_request(struct http *h, const char *path_query, const char *form,
 
 /* The milliseconds the last request took, connecting included. */
 double http_last_ms(const struct http *h);
+
+/* How the last request failed, HTTP_OK when it was answered. */
+enum http_fail http_last_fail(const struct http *h);
+
+/* The timeout requests have now, in seconds. */
+double http_timeout(const struct http *h);
 
 /* Appends `s` URL-encoded to buf (length *len, capacity cap); false when
  * it does not fit (buf is then unchanged). */

@@ -47,9 +47,16 @@ uint64_t series_key(const char *id)
     return k;
 }
 
+/* 40 hex digits: nothing else passes as an identifier (a check of the
+ * first 16 once let 24 bytes of anything through into the model). */
 static bool is_id(const char *s)
 {
-    return s && strlen(s) == SERIES_ID_LEN && series_key(s) != 0;
+    if (!s || strlen(s) != SERIES_ID_LEN)
+        return false;
+    for (int i = 0; i < SERIES_ID_LEN; i++)
+        if (!strchr("0123456789abcdefABCDEF", s[i]))
+            return false;
+    return series_key(s) != 0;
 }
 
 /* The answer as an array; NULL with the reason in err. */
@@ -57,8 +64,10 @@ static json_t *load_array(const char *text, char *err, size_t errlen)
 {
     json_error_t je;
     json_t *root = json_loads(text, 0, &je);
-    if (!root) {
-        snprintf(err, errlen, "pmproxy's answer is not JSON (%s)", je.text);
+    if (!root) { /* jansson's reason quotes the answer: cleaned */
+        char why[sizeof(je.text)];
+        fleet_clean(why, sizeof(why), je.text);
+        snprintf(err, errlen, "pmproxy's answer is not JSON (%s)", why);
         return NULL;
     }
     if (!json_is_array(root)) {
@@ -191,14 +200,24 @@ static void http_error(int status, const char *body, char *err, size_t errlen)
         fleet_clean(said, sizeof(said), line);
     }
     bool failed = root && json_is_false(json_object_get(root, "success"));
+    /* libpcp_web 6.0.3 says "(type=none)" of a reply it never got from
+     * its key-value server (redis.c, redis_reply_type of NULL) */
+    bool no_reply = msg && strstr(msg, "(type=none)");
     json_decref(root);
     if (failed && !msg) /* what 6.0.3 answers while its redis is down */
         snprintf(err, errlen,
-                 "HTTP %d: pmproxy's series query failed, no reason given "
-                 "(is its key-value server up? see pmproxy's log)",
+                 "pmproxy's key-value server is down? pmproxy failed the "
+                 "series request with HTTP %d and no reason (see pmproxy's "
+                 "log)",
                  status);
+    else if (no_reply)
+        snprintf(err, errlen,
+                 "pmproxy's key-value server does not answer: pmproxy got "
+                 "no reply from it (HTTP %d: %s)",
+                 status, said);
     else
-        snprintf(err, errlen, "HTTP %d%s%s", status, said[0] ? ": " : "", said);
+        snprintf(err, errlen, "pmproxy answered HTTP %d%s%s", status,
+                 said[0] ? ": " : "", said);
 }
 
 /* GETs path (body NULL) or POSTs "series=ID,ID,..." of ids from..from+n

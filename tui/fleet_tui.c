@@ -64,7 +64,7 @@ static void draw_title(const struct fleet_screen *fs)
  * stands (pmproxy's trouble first). */
 static void draw_status(struct fleet_screen *fs, double now)
 {
-    char summary[512];
+    char summary[720];
     const char *text = fs->panel.status;
     if (!text[0] || fs->m.link == FLEET_LINK_DOWN) {
         fleet_view_summary(&fs->v, &fs->m, &fs->run, now, summary,

@@ -19,11 +19,11 @@ void fleet_table_print(FILE *f, const struct fleet_view *v,
                        double now, bool utf8)
 {
     static const char *const dist_names[] = {"median", "p95", "worst"};
-    char buf[256], stamp[32];
+    char buf[256], stamp[32], summary[720];
     time_t t = time(NULL);
     strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", localtime(&t));
-    fleet_view_summary(v, m, r, now, buf, sizeof(buf));
-    fprintf(f, "parallax fleet %s %s\n%s\n", m->url, stamp, buf);
+    fleet_view_summary(v, m, r, now, summary, sizeof(summary));
+    fprintf(f, "parallax fleet %s %s\n%s\n", m->url, stamp, summary);
     for (int c = 0; c < FC_COUNT; c++) {
         const char *h =
             utf8 ? fleet_cols[c].header : fleet_cols[c].header_ascii;

@@ -511,7 +511,8 @@ void fleet_view_summary(const struct fleet_view *v, const struct fleet_model *m,
 {
     char age[16];
     if (m->link == FLEET_LINK_CONNECTING) {
-        snprintf(buf, n, "pmproxy %s: connecting", m->url);
+        snprintf(buf, n, "pmproxy %s: %s", m->url,
+                 m->note[0] ? m->note : "connecting");
         return;
     }
     if (m->link == FLEET_LINK_DOWN) {
@@ -528,10 +529,13 @@ void fleet_view_summary(const struct fleet_view *v, const struct fleet_model *m,
     if (r && r->m && len < n) {
         struct fleet_run_counts c;
         fleet_run_count(r, &c);
-        snprintf(buf + len, n - len,
-                 "; run %s: %d running, %d done, %d failed, %d queued", r->what,
-                 c.active, c.done, c.failed, c.queued);
+        len += (size_t)snprintf(
+            buf + len, n - len,
+            "; run %s: %d running, %d done, %d failed, %d queued", r->what,
+            c.active, c.done, c.failed, c.queued);
     }
+    if (m->note[0] && len < n)
+        snprintf(buf + len, n - len, "; %s", m->note);
 }
 
 void fleet_view_free(struct fleet_view *v)

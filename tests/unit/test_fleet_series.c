@@ -78,6 +78,44 @@ static void test_not_json(void **state)
     assert_non_null(strstr(err, "not a JSON array"));
 }
 
+/* jansson's reason quotes the answer it could not read: an answer of
+ * escape sequences must not reach a terminal through it (issue 24) */
+static void test_not_json_reason_is_clean(void **state)
+{
+    (void)state;
+    struct got g = {0};
+    char err[160];
+    const char *answers[] = {"\x1b]0;evil-title\x07", "[\"a\x1b[2J\"]",
+                             "\xc2\x9b"
+                             "31m",
+                             "[1,\x07]"};
+    for (size_t i = 0; i < sizeof(answers) / sizeof(answers[0]); i++) {
+        assert_int_equal(
+            series_parse_values(answers[i], on_value, &g, err, sizeof err), -1);
+        assert_non_null(strstr(err, "not JSON"));
+        for (const char *p = err; *p; p++)
+            assert_true(*p >= 0x20 && *p < 0x7f);
+    }
+}
+
+/* an identifier is 40 hex digits, every one: a hex prefix and 24 other
+ * bytes once passed */
+static void test_ids_whole(void **state)
+{
+    (void)state;
+    struct series_ids ids = {0};
+    char err[160];
+    assert_int_equal(
+        series_parse_ids(
+            "[\"3f545bbf6d3a5393\\u001b]0;evil\\u0007xxxxxxxxxxxxxxx\","
+            "\"" S1 "\"]",
+            &ids, err, sizeof err),
+        0);
+    assert_int_equal(ids.n, 1);
+    assert_string_equal(ids.id[0], S1);
+    series_ids_free(&ids);
+}
+
 static void on_desc(void *arg, const char *series, const char *source,
                     const char *units)
 {
@@ -214,6 +252,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_not_json),
+        cmocka_unit_test(test_not_json_reason_is_clean),
+        cmocka_unit_test(test_ids_whole),
         cmocka_unit_test(test_descs_and_ids),
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_clean),
