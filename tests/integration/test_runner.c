@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "tests/near.h"
+
 #include "workloads/proc.h"
 #include "workloads/runner.h"
 #include "workloads/tmpdir.h"
@@ -301,8 +303,8 @@ static void test_count_mode_exact(void **state)
         const struct wl_result *res = wl_run_result(r, i);
         assert_int_equal(res->ops, 123457);
         assert_true(res->wall > 0);
-        assert_float_equal(res->figure, res->wall / res->ops * 1e9,
-                           res->figure * 1e-9);
+        assert_near(res->figure, res->wall / res->ops * 1e9,
+                    res->figure * 1e-9);
         assert_int_equal(res->placement, WL_PLACE_ANY);
     }
     assert_null(wl_run_result(r, 3));
@@ -340,7 +342,7 @@ static void test_duration_live_progress(void **state)
         /* ends at the deadline, batches are kept short: < 25 ms late */
         assert_true(res->wall >= 0.4 && res->wall < 0.425);
         assert_true(res->ops > 100 && res->ops < 400);
-        assert_float_equal(res->figure, res->ops / res->wall, 1e-6);
+        assert_near(res->figure, res->ops / res->wall, 1e-6);
         assert_true(res->user + res->sys < res->wall); /* it sleeps */
     }
     wl_run_status(r, &st);
@@ -444,12 +446,12 @@ static void test_composite(void **state)
     assert_int_equal(wl_run_wait(r, NULL), WL_RUN_DONE);
     assert_int_equal(wl_run_nresults(r), 2);
     const struct wl_result *res = wl_run_result(r, 1);
-    assert_float_equal(res->figure, 3.5, 0);
+    assert_near(res->figure, 3.5, 0);
     assert_int_equal(res->ops, 7);   /* taken from progress */
     assert_true(res->wall >= 0.014); /* timed by the runner */
     assert_int_equal(res->nextra, 1);
     assert_string_equal(res->extra[0].name, "half");
-    assert_float_equal(res->extra[0].value, 21, 0);
+    assert_near(res->extra[0].value, 21, 0);
     wl_run_free(r);
 
     r = start(&w_nofig, &o);
