@@ -17,7 +17,7 @@ command -v stress-ng >/dev/null || fail "no stress-ng; run make deps"
 work=$(mktemp -d)
 hog=
 trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null && wait "$hog"; rm -rf "$work"' EXIT
-cpu=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+cpu=$(first_cpu)
 hogs=3
 stress-ng --cpu "$hogs" --taskset "$cpu" --timeout 60s --quiet &
 hog=$!
