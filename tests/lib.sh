@@ -50,6 +50,12 @@ wait_for() {
     done
 }
 
+# uml_mm: the major.minor of the UML kernel this machine has
+# (user-mode-linux's version, "6.1um4+b13"), as a regular expression;
+# image_mm: the same of the demo guest's image (use_guest_image first).
+uml_mm() { dpkg-query -W -f='${Version}' user-mode-linux | grep -oE '^[0-9]+\.[0-9]+' | sed 's/\./\\./'; }
+image_mm() { grep -oE '^[0-9]+\.[0-9]+' "$gdir/kernel/release" | sed 's/\./\\./'; }
+
 # first_cpu: the lowest CPU this process may run on (CPU 0 need not be
 # one: a cpuset, a container).
 first_cpu() { taskset -cp $$ | sed 's/.*: *//; s/[-,].*//'; }
@@ -340,41 +346,54 @@ pane_parallax() {
     pgrep -P "$(tm display -p -t t '#{pane_pid}')" -x parallax | head -1
 }
 
+# nap SECONDS: sleeps without a fork (read's timeout on a pipe nobody
+# writes): the samplers below must not be slowed by a loaded machine's
+# forks (one took 0.2 s each under stress-ng).
+nap() {
+    local _
+    [ -n "${nap_fd:-}" ] || exec {nap_fd}<> <(:)
+    read -r -t "$1" -u "$nap_fd" _
+}
+
 # run_child PARENT [SECS]: the pid of PARENT's workload run once one runs
 # (a child in a process group of its own, named as PARENT is: the runner
-# forks without exec); false after SECS (10) s.
+# forks without exec); false after SECS (10) s. Read with builtins only.
 run_child() {
-    local parent=$1 pid end=$((SECONDS + ${2:-10})) name
-    name=$(cat "/proc/$parent/comm") || return 1
+    local parent=$1 end=$((SECONDS + ${2:-10})) name f line pid
+    { read -r name <"/proc/$parent/comm"; } 2>/dev/null || return 1
     while [ $SECONDS -lt $end ]; do
-        for pid in $(pgrep -P "$parent"); do
-            [ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ] &&
-                [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$name" ] &&
-                { echo "$pid"; return 0; }
+        for f in /proc/[0-9]*/stat; do
+            { read -r line <"$f"; } 2>/dev/null || continue
+            # shellcheck disable=SC2086 # state ppid pgrp ...
+            set -- ${line##*) }
+            pid=${f#/proc/} pid=${pid%/stat}
+            [ "$2" = "$parent" ] && [ "$3" = "$pid" ] || continue
+            line=${line#*(}
+            [ "${line%%)*}" = "$name" ] && { echo "$pid"; return 0; }
         done
-        sleep 0.02
+        nap 0.02
     done
     return 1
 }
 
 # run_share PID: while PID runs (until it ends, is a zombie or execs),
 # samples the CPU time the kernel billed it (schedstat) against this
-# test's clock; prints "RUN_S WALL_S" between the first and the last
-# sample, and the CPU it was on last.
+# test's clock, with builtins only; prints "RUN_S WALL_S CPU" between the
+# first and the last sample, CPU the one it was on last.
 run_share() {
-    local pid=$1 run _w _p st r0= t0= r1= t1= now cpu= comm
-    comm=$(cat "/proc/$pid/comm" 2>/dev/null) || return 1
+    local pid=$1 run _w _p line comm r0= t0= r1= t1= cpu=
+    { read -r comm <"/proc/$pid/comm"; } 2>/dev/null || return 1
     while { read -r run _w _p <"/proc/$pid/schedstat"; } 2>/dev/null; do
-        st=$(cut -d')' -f2 "/proc/$pid/stat" 2>/dev/null) || break
-        set -- $st
+        { read -r line <"/proc/$pid/stat"; } 2>/dev/null || break
+        local name=${line#*(}
+        [ "${name%%)*}" = "$comm" ] || break # exec'd, or another process
+        # shellcheck disable=SC2086 # state ppid ... processor (field 39)
+        set -- ${line##*) }
         [ "$1" = Z ] && break
-        # the pid's own program still (not exec'd, not reused)
-        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$comm" ] || break
         cpu=${37}
-        now=$(date +%s.%N)
-        [ -n "$r0" ] || { r0=$run; t0=$now; }
-        r1=$run t1=$now
-        sleep 0.1
+        [ -n "$r0" ] || { r0=$run; t0=$EPOCHREALTIME; }
+        r1=$run t1=$EPOCHREALTIME
+        nap 0.05
     done
     [ -n "$r0" ] || return 1
     awk -v a="$r0" -v b="$r1" -v s="$t0" -v e="$t1" -v c="$cpu" \

@@ -45,7 +45,10 @@ wait_for 10 has 'demo-(tcg|kvm): up \| demo-uml: up|demo-uml: up \| demo-(tcg|kv
     { screen; fail "the status line does not say both guests are up"; }
 has '2 guests on [0-9]+ host CPUs: their figures compete' ||
     { screen; fail "the status line does not say the guests compete"; }
-has ' 6\.1\.[0-9]+ CFS none 1cpu' && has ' 6\.1 CFS voluntary 1cpu' ||
+# each column's kernel is the one that guest runs: the UML package's and
+# the image's (their schedulers and models parallax names from them)
+has " $(uml_mm)\.[0-9]+ (CFS|EEVDF) none 1cpu" &&
+    has " $(image_mm) (CFS|EEVDF) voluntary 1cpu" ||
     { screen; fail "the columns do not show each guest's kernel and scheduler"; }
 echo "ok: $(screen | grep -E '^ demo' | sed 's/ *$//')"
 px=$(pane_parallax) || fail "no parallax in the window"

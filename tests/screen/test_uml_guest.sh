@@ -48,7 +48,7 @@ tmux_new 160 45 "$bin -t 1 --demo-guest=uml; echo EXIT=\$?; sleep 60"
 live() { has 'demo-uml' && has 'pcp 127\.0\.0\.1:[0-9]+ \+pmda' && has ' CFS none 1cpu'; }
 wait_for 60 live || { screen; fail "the UML guest's column was not live in 60 s"; }
 port=$(screen | grep -oE 'pcp 127\.0\.0\.1:[0-9]+' | head -1 | cut -d: -f2)
-echo "ok: UML column live in $((SECONDS - t0)) s: $(screen | grep -oE '[^ ]+ 6\.1\.[0-9]+ CFS none 1cpu [^ ]+'), pmcd on port $port"
+echo "ok: UML column live in $((SECONDS - t0)) s: $(screen | grep -oE "[^ ]+ $(uml_mm)\.[0-9]+ CFS none 1cpu [^ ]+"), pmcd on port $port"
 [ "$(slirps "$port")" = 1 ] || fail "no slirp forwarding port $port"
 px=$(pane_parallax) || fail "no parallax in the window"
 host_null_checked "$px" 2
@@ -120,7 +120,7 @@ grep -q "^boot: port $taken is taken (slirp: Address already in use); trying ano
 port=$(sed -n 's/^PORT=\([0-9]*\) .*ACCEL=uml .*/\1/p' "$work/taken.out")
 [ -n "$port" ] || fail "no ready line after $taken was taken"
 [ "$port" != "$taken" ] || fail "ready on the taken port $taken"
-pminfo -h "127.0.0.1:$port" -f kernel.uname.release | grep -q 'value "6\.1\.' ||
+pminfo -h "127.0.0.1:$port" -f kernel.uname.release | grep -q "value \"$(uml_mm)\." ||
     fail "no UML pmcd on port $port"
 # slirp listens on every address: stores only from this host (10.0.2.2 in
 # the guest), said so; one through another address of this host is refused
