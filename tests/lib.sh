@@ -381,7 +381,7 @@ run_child() {
 # test's clock, with builtins only; prints "RUN_S WALL_S CPU" between the
 # first and the last sample, CPU the one it was on last.
 run_share() {
-    local pid=$1 run _w _p line comm r0= t0= r1= t1= cpu=
+    local pid=$1 run _w _p line comm r0='' t0='' r1='' t1='' cpu=''
     { read -r comm <"/proc/$pid/comm"; } 2>/dev/null || return 1
     while { read -r run _w _p <"/proc/$pid/schedstat"; } 2>/dev/null; do
         { read -r line <"/proc/$pid/stat"; } 2>/dev/null || break
@@ -424,7 +424,7 @@ call_cpu() {
 # figure over the prediction read in four runs there, quiet and under
 # stress-ng.
 host_null_checked() {
-    local px=$1 nsrc=$2 share run= wall cpu c0 c1 host says watcher
+    local px=$1 nsrc=$2 share run='' wall cpu c0 c1 host says watcher
     command -v perf >/dev/null || fail "no perf; run make deps"
     # the run: a child of parallax's in a group of its own that runs for
     # a while (a helper caught between its fork and its exec does not),
