@@ -1,7 +1,7 @@
 #!/bin/bash
 # The User-Mode Linux demo guest end to end (issue 18): bad variants are
 # refused in one line, exit 2, before anything boots; `parallax
-# --demo-guest=uml` shows the guest's column live within 60 s with the UML
+# --demo-guest=uml` shows the guest's column live within 150 s with the UML
 # kernel, CFS and no preemption; syscall-null started by Space completes on
 # both sides with the ratio its two figures give, the host's figure what
 # perf bench makes of this machine; its syscalls/s cell says why it counts
@@ -46,7 +46,9 @@ done
 t0=$SECONDS
 tmux_new 160 45 "$bin -t 1 --demo-guest=uml; echo EXIT=\$?; sleep 60"
 live() { has 'demo-uml' && has 'pcp 127\.0\.0\.1:[0-9]+ \+pmda' && has ' CFS none 1cpu'; }
-wait_for 60 live || { screen; fail "the UML guest's column was not live in 60 s"; }
+# (a boot's deadline, not its speed: 60 s was not always enough on a
+# machine others loaded)
+wait_for 150 live || { screen; fail "the UML guest's column was not live in 150 s"; }
 port=$(screen | grep -oE 'pcp 127\.0\.0\.1:[0-9]+' | head -1 | cut -d: -f2)
 echo "ok: UML column live in $((SECONDS - t0)) s: $(screen | grep -oE "[^ ]+ $(uml_mm)\.[0-9]+ CFS none 1cpu [^ ]+"), pmcd on port $port"
 [ "$(slirps "$port")" = 1 ] || fail "no slirp forwarding port $port"
@@ -69,7 +71,7 @@ text_guest() {
     local log=$work/text.$1.err pid p
     "$bin" --text -t 1 --demo-guest=uml >/dev/null 2>"$log" &
     pid=$!
-    wait_for 60 grep -qs 'demo-uml up (uml)' "$log" || { cat "$log"; fail "no UML boot"; }
+    wait_for 150 grep -qs 'demo-uml up (uml)' "$log" || { cat "$log"; fail "no UML boot"; }
     p=$(sed -n 's/.*pmcd on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
     [ "$(umls)" -gt "$umls_before" ] || fail "no linux.uml while the guest is up"
     kill "-$1" "$pid"
@@ -114,7 +116,7 @@ wait_for 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$taken" 2>/dev/null ||
 guest/boot.sh --build "$gdir" --uml --port "$taken" >"$work/taken.out" \
     2>"$work/taken.err" &
 bpid=$!
-wait_for 60 test -s "$work/taken.out" || { cat "$work/taken.err"; fail "no boot after a taken port"; }
+wait_for 150 test -s "$work/taken.out" || { cat "$work/taken.err"; fail "no boot after a taken port"; }
 grep -q "^boot: port $taken is taken (slirp: Address already in use); trying another" \
     "$work/taken.err" || { cat "$work/taken.err"; fail "boot.sh did not say port $taken was taken"; }
 port=$(sed -n 's/^PORT=\([0-9]*\) .*ACCEL=uml .*/\1/p' "$work/taken.out")
