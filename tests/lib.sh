@@ -420,10 +420,12 @@ call_cpu() {
 # a call is perf's, pinned to the CPU the run was on, twice right after
 # the run, while the guests' runs still go on (1.06 to 1.55 us on the
 # 2-vCPU VM with page-table isolation this was written on, by what the
-# other vCPU ran; taken after the guests' runs too, a UML guest's made it
-# 1.44 times less than beside it). The figure must be within x1.5 of what
-# those two give: beyond that spread, and the 0.86-1.17 that the figure
-# over the prediction read in ten runs there, quiet and beside stress-ng.
+# other vCPU ran). The figure must be within x2 of what those two give:
+# the figure over the prediction read 0.86-1.17 in ten runs there, quiet
+# and beside stress-ng with the TCG guest, but 1.08-1.44 with the UML
+# guest running beside (its system calls make the host's dearer than perf
+# bench finds them just after); x2 leaves room for neighbours that cost
+# more elsewhere and still fails a figure off by a unit or a count.
 host_null_checked() {
     local px=$1 nsrc=$2 share run='' wall cpu c0 c1 host says watcher
     command -v perf >/dev/null || fail "no perf; run make deps"
@@ -457,9 +459,9 @@ host_null_checked() {
             if (!(r > 0)) { print "the run was billed no CPU time"; exit 1 }
             lo = (a < b ? a : b) * w / r
             hi = (a > b ? a : b) * w / r
-            printf "%.4g s a call shown; perf bench %.4g and %.4g s of CPU a call, the run %.3f of the CPU: %.4g..%.4g s, x1.5 %.4g..%.4g\n",
-                f, a, b, r / w, lo, hi, lo / 1.5, hi * 1.5
-            exit !(f >= lo / 1.5 && f <= hi * 1.5)
+            printf "%.4g s a call shown; perf bench %.4g and %.4g s of CPU a call, the run %.3f of the CPU: %.4g..%.4g s, x2 %.4g..%.4g\n",
+                f, a, b, r / w, lo, hi, lo / 2, hi * 2
+            exit !(f >= lo / 2 && f <= hi * 2)
         }') || fail "the host's syscall-null figure is not perf bench's: $says"
     echo "ok: host syscall-null against perf bench on CPU $cpu: $says"
 }
