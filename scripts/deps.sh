@@ -17,8 +17,9 @@ BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev
 RUN="pcp redis-server curl python3-pcp"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench
 # reference, groff and man-db to check that the man pages render, faketime
-# for guests whose clocks diverge, stress-ng for a host whose CPUs are busy
-TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng"
+# for guests whose clocks diverge, stress-ng for a host whose CPUs are busy,
+# linux-perf (perf bench) for a null system call timed by another tool
+TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf"
 PKGS="$BUILD $RUN $TEST"
 # make fuzz only (scripts/deps.sh fuzz): clang with libFuzzer and the
 # sanitizer runtimes

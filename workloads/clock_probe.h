@@ -22,7 +22,9 @@ struct probe_result {
     double sleep_req, sleep_took; /* CLOCK_MONOTONIC around the sleep */
     double sleep_t0, sleep_t1;    /* CLOCK_REALTIME around it (epoch s) */
     double spin_wall, spin_cpu;   /* monotonic wall, and process CPU time */
-    double spin_waited; /* runnable but not running (schedstat); NaN: none */
+    /* runnable but not running (schedstat) between the wall's two stamps,
+     * which the CPU time's lie within; NaN: unknown */
+    double spin_waited;
 };
 
 /* A probe in flight and the last result. Zero-initialise, then set fd to

@@ -48,10 +48,10 @@ wait_for 10 bash -c "grep -cE '^ +live [0-9.]+ms +live' '$log' | grep -q ." ||
 pmcd_stop "$work/g1"
 t0=$SECONDS
 refreshes=$(grep -c '^parallax ' "$log")
-wait_for 5 bash -c "grep -E '^ +live' '$log' | tail -1 | grep -q 'down '" ||
+wait_prompt 5 bash -c "grep -E '^ +live' '$log' | tail -1 | grep -q 'down '" ||
     { tail -20 "$log"; fail "g1 not down after its pmcd stopped"; }
 echo "ok: down after $((SECONDS - t0)) s (interval 0.5 s)"
-wait_for 5 bash -c "[ \$(grep -c '^parallax ' '$log') -ge $((refreshes + 3)) ]" ||
+wait_prompt 5 bash -c "[ \$(grep -c '^parallax ' '$log') -ge $((refreshes + 3)) ]" ||
     fail "host stopped refreshing while g1 was down"
 grep -E '^CPU user %' "$log" | tail -1 | grep -qE '^CPU user % +[0-9]' ||
     fail "host figures gone while g1 was down"

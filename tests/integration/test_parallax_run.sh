@@ -60,8 +60,9 @@ echo "$out" | head -1 | grep -qE '^workload +params +placement +unit +n +median 
     fail "table header"
 echo "$out" | grep -qE '^syscall-null +- +any +ns +3 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+\.\.[0-9.]+ 75%$' ||
     fail "table row"
-out=$("$bin" -c 500 -r 1 -w 0 --cpu 0 syscall-null) || fail "--cpu 0"
-echo "$out" | grep -qE '^syscall-null +- +same@cpu0 ' || fail "placement"
+cpu=$(first_cpu)
+out=$("$bin" -c 500 -r 1 -w 0 --cpu "$cpu" syscall-null) || fail "--cpu $cpu"
+echo "$out" | grep -qE "^syscall-null +- +same@cpu$cpu " || fail "placement"
 out=$("$bin" -c 500 -r 2 -w 0 syscalls) || fail "suite run"
 [ "$(echo "$out" | grep -cE '^syscall-[a-z]+ +- +any +ns +2 ')" -eq 6 ] ||
     fail "suite rows: $out"

@@ -201,7 +201,7 @@ echo "ok: stop -> idle with ops kept ($o3), stop_all -> nothing live"
 # start (by this host's clock), with nothing from dbpmda meanwhile
 before=" $(children "$apid") "
 db 'store parallax.control.start "syscall-null --duration=60 --lease=2"'
-t0=$(date +%s.%N)
+t0=$(date +%s.%N) s0=$(stall_s)
 grep -q Error "$out" && { cat "$out"; fail "start with a lease refused"; }
 run=
 for p in $(children "$apid"); do [[ "$before" == *" $p "* ]] || run+=" $p"; done
@@ -209,7 +209,7 @@ for p in $(children "$apid"); do [[ "$before" == *" $p "* ]] || run+=" $p"; done
 # shellcheck disable=SC2086
 wait_for 10 all_gone $run || fail "the leased run ($run) went on unrenewed"
 took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-awk -v t="$took" 'BEGIN { exit !(t >= 1.8 && t <= 3.0) }' ||
+within_late "$took" 1.8 3.0 "$s0" ||
     fail "the run with a 2 s lease ended $took s after its start"
 [ "$(fetch parallax.workload.state)" = idle ] || fail "not idle after the lease: $(val)"
 grep -q 'lease of syscall-null ran out' "$work/agent.log" || fail "no log line for the lease"
@@ -220,13 +220,19 @@ refused 'parallax.control.renew "nosuch"' 'unknown workload "nosuch"'
 refused 'parallax.control.start "syscall-null --lease=0.5"' 'lease=0.5: expected'
 echo "ok: an unrenewed 2 s lease ended its run ${took} s after the start"
 
+t0=$(date +%s.%N)
 db 'store parallax.control.probe "1"'
 probed() { [ "$(fetch parallax.clock.probes)" -ge 1 ]; }
 wait_for 10 probed || fail "no clock probe"
+took=$(since "$t0")
 over=$(fetch parallax.clock.sleep.overshoot)
 ratio=$(fetch parallax.clock.cpu.ratio)
-awk -v o="$over" -v r="$ratio" 'BEGIN { exit !(o >= 0 && o < 1 && r > 0 && r <= 1.5) }' ||
-    fail "probe: overshoot '$over' s, ratio '$ratio'"
+# the 10 ms sleep and its overshoot lie within this test's wait for the
+# probe; the spin's CPU time within its wall (their clocks agree to NTP's
+# 500 ppm)
+awk -v o="$over" -v r="$ratio" -v t="$took" \
+    'BEGIN { exit !(o >= 0 && 0.010 + o <= t && r > 0 && r <= 1 + 1e-3) }' ||
+    fail "probe: overshoot '$over' s (within $took s?), ratio '$ratio'"
 echo "ok: clock probe: sleep overshoot $over s, CPU billed/wall $ratio"
 
 # 2,000 stores (a short run started and stopped 1,000 times; a start while

@@ -7,7 +7,8 @@
 #     the first run;
 #   --text with a guest that accepts connections and never answers prints
 #     its refreshes on time and quits without waiting for it: -n 4 -t 1
-#     takes about 4 s (it took 7.5), checked against the host's clock.
+#     takes about 4 s (it took 7.5), checked against the host's clock
+#     (later only by what the machine stalled).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
@@ -56,13 +57,14 @@ while True:
     held.append(s.accept()[0])
 PY
 silent=$!
-wait_for 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$sport" 2>/dev/null ||
+wait_for 30 bash -c "exec 3<>/dev/tcp/127.0.0.1/$sport" 2>/dev/null ||
     fail "the silent guest does not listen"
-t0=$(date +%s.%N)
+t0=$(date +%s.%N) s0=$(stall_s)
 "$bin" --text -n 4 -t 1 -h "mute=127.0.0.1:$sport" >"$work/text" ||
     fail "--text exited $?"
 t1=$(date +%s.%N)
 [ "$(grep -c '^CPU user %' "$work/text")" -eq 4 ] || fail "not 4 refreshes"
-awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 5.0) }' ||
+# 4 s, 1 s to spare, and what the machine stalled meanwhile
+within_late "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" 0 5.0 "$s0" ||
     fail "--text -n 4 -t 1 took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s with a silent guest"
 echo "ok: --text -n 4 -t 1 with a silent guest: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"

@@ -21,6 +21,9 @@
 
 #include <cmocka.h>
 
+#include "tests/near.h"
+#include "tests/stall.h"
+
 #include "workloads/proc.h"
 #include "workloads/runner.h"
 #include "workloads/tmpdir.h"
@@ -183,12 +186,16 @@ static const struct workload w_nosetup = {.name = "t-nosetup",
                                           .step = count_step,
                                           .scale = 1e9};
 
+/* the CPU test_cpu_pinning pins its run to: the first this process may
+ * use (CPU 0 need not be one) */
+static int pin_cpu = -1;
+
 /* must always run on the CPU the run was pinned to */
 static int cpu_step(struct wl_ctx *ctx, uint64_t n)
 {
     (void)ctx;
     while (n-- > 0)
-        if (sched_getcpu() != 0)
+        if (sched_getcpu() != pin_cpu)
             return -1;
     return 0;
 }
@@ -301,8 +308,8 @@ static void test_count_mode_exact(void **state)
         const struct wl_result *res = wl_run_result(r, i);
         assert_int_equal(res->ops, 123457);
         assert_true(res->wall > 0);
-        assert_float_equal(res->figure, res->wall / res->ops * 1e9,
-                           res->figure * 1e-9);
+        assert_near(res->figure, res->wall / res->ops * 1e9,
+                    res->figure * 1e-9);
         assert_int_equal(res->placement, WL_PLACE_ANY);
     }
     assert_null(wl_run_result(r, 3));
@@ -316,6 +323,7 @@ static void test_duration_live_progress(void **state)
     (void)state;
     struct wl_run_opts o = opts(0.4, 0, 2);
     o.warmup = 0.15;
+    double stall0 = stall_s();
     struct wl_run *r = start(&w_ms, &o);
     bool saw_warmup = false, saw_measuring = false;
     uint64_t last_ops = 0;
@@ -328,7 +336,8 @@ static void test_duration_live_progress(void **state)
             assert_true(st.ops >= last_ops); /* monotonic within a repeat */
             last_ops = st.ops;
             assert_true(isfinite(st.figure) && st.figure > 0);
-            assert_true(st.wall > 0 && st.wall < 0.5);
+            assert_true(st.wall > 0);
+            assert_prompt(st.wall, 0.425, stall0); /* see below */
         }
         sleep_ms(20);
     }
@@ -337,10 +346,13 @@ static void test_duration_live_progress(void **state)
     assert_int_equal(wl_run_poll(r), WL_RUN_DONE);
     for (int i = 0; i < 2; i++) {
         const struct wl_result *res = wl_run_result(r, i);
-        /* ends at the deadline, batches are kept short: < 25 ms late */
-        assert_true(res->wall >= 0.4 && res->wall < 0.425);
-        assert_true(res->ops > 100 && res->ops < 400);
-        assert_float_equal(res->figure, res->ops / res->wall, 1e-6);
+        /* ends at the deadline, batches are kept short: < 25 ms late,
+         * or later by what the machine stalled */
+        assert_true(res->wall >= 0.4);
+        assert_prompt(res->wall, 0.425, stall0);
+        /* each operation sleeps 1 ms at least */
+        assert_true(res->ops >= 1 && res->ops * 1e-3 <= res->wall);
+        assert_near(res->figure, res->ops / res->wall, 1e-6);
         assert_true(res->user + res->sys < res->wall); /* it sleeps */
     }
     wl_run_status(r, &st);
@@ -348,22 +360,39 @@ static void test_duration_live_progress(void **state)
     wl_run_free(r);
 }
 
-/* A cooperative workload ends on the flag alone, well within 100 ms. */
+/* A cooperative workload ends on the flag alone, well within 100 ms (or
+ * later by what the machine stalled). */
 static void test_stop_cooperative(void **state)
 {
     (void)state;
     struct wl_run_opts o = opts(60, 0, 5);
     struct wl_run *r = start(&w_dir, &o);
     sleep_ms(300);
-    double t0 = now();
+    double t0 = now(), stall0 = stall_s();
     wl_run_stop(r);
     assert_int_equal(wl_run_poll(r), WL_RUN_STOPPING);
     assert_int_equal(wl_run_wait(r, NULL), WL_RUN_STOPPED);
-    assert_true(now() - t0 < 0.1);
+    assert_prompt(now() - t0, 0.1, stall0);
     assert_int_equal(wl_run_nresults(r), 0); /* partial repeat dropped */
     assert_int_equal(tmp_entries(), 0);      /* directory gone at once */
     assert_int_equal(group_size(wl_run_pid(r)), 0);
     wl_run_free(r);
+}
+
+/* Whether process pid ignores SIGTERM (its SigIgn mask in /proc). */
+static bool ignores_term(pid_t pid)
+{
+    char path[64], line[256];
+    unsigned long long mask = 0;
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "SigIgn: %llx", &mask) == 1)
+            break;
+    fclose(f);
+    return mask & (1ULL << (SIGTERM - 1));
 }
 
 static void test_stop_escalates_to_sigkill(void **state)
@@ -371,12 +400,17 @@ static void test_stop_escalates_to_sigkill(void **state)
     (void)state;
     struct wl_run_opts o = opts(60, 0, 1);
     struct wl_run *r = start(&w_stubborn, &o);
-    sleep_ms(100);
-    double t0 = now();
+    /* in its step, SIGTERM ignored (100 ms was not always enough for a
+     * sanitized child on a loaded machine: SIGTERM then ended it) */
+    for (int i = 0; i < 1000 && !ignores_term(wl_run_pid(r)); i++)
+        sleep_ms(10);
+    assert_true(ignores_term(wl_run_pid(r)));
+    double t0 = now(), stall0 = stall_s();
     wl_run_stop(r);
     assert_int_equal(wl_run_wait(r, NULL), WL_RUN_STOPPED);
     double took = now() - t0;
-    assert_true(took >= 0.2 && took < 0.4); /* TERM at 100, KILL at 200 */
+    assert_true(took >= 0.2); /* TERM at 100, KILL at 200 */
+    assert_prompt(took, 0.4, stall0);
     assert_int_equal(tmp_entries(), 0);
     wl_run_free(r);
 }
@@ -421,8 +455,12 @@ static void test_failure_reason_from_stderr(void **state)
 static void test_cpu_pinning(void **state)
 {
     (void)state;
+    cpu_set_t allowed;
+    assert_int_equal(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    for (pin_cpu = 0; !CPU_ISSET(pin_cpu, &allowed); pin_cpu++)
+        assert_true(pin_cpu < CPU_SETSIZE - 1);
     struct wl_run_opts o = opts(0.1, 0, 1);
-    o.cpu = 0;
+    o.cpu = pin_cpu;
     struct wl_run *r = start(&w_cpu, &o);
     assert_int_equal(wl_run_wait(r, NULL), WL_RUN_DONE);
     assert_int_equal(wl_run_result(r, 0)->placement, WL_PLACE_SAME);
@@ -444,12 +482,12 @@ static void test_composite(void **state)
     assert_int_equal(wl_run_wait(r, NULL), WL_RUN_DONE);
     assert_int_equal(wl_run_nresults(r), 2);
     const struct wl_result *res = wl_run_result(r, 1);
-    assert_float_equal(res->figure, 3.5, 0);
+    assert_near(res->figure, 3.5, 0);
     assert_int_equal(res->ops, 7);   /* taken from progress */
     assert_true(res->wall >= 0.014); /* timed by the runner */
     assert_int_equal(res->nextra, 1);
     assert_string_equal(res->extra[0].name, "half");
-    assert_float_equal(res->extra[0].value, 21, 0);
+    assert_near(res->extra[0].value, 21, 0);
     wl_run_free(r);
 
     r = start(&w_nofig, &o);

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "tests/near.h"
+
 #include "workloads/extras.h"
 #include "workloads/params.h"
 #include "workloads/registry.h"
@@ -103,7 +105,7 @@ static void check_result(const struct workload *w, const double *vals,
                         : w->figure_kind == WF_OPS_PER_SEC
                             ? res->ops / res->wall * (w->scale ? w->scale : 1)
                             : res->wall / res->ops * (w->scale ? w->scale : 1);
-        assert_float_equal(res->figure, expect, fabs(expect) * 1e-9);
+        assert_near(res->figure, expect, fabs(expect) * 1e-9);
         assert_true(res->wall >= RUN_SECS);
     }
 }
@@ -171,7 +173,7 @@ static uint64_t disk_ops(const char *char_mb, int *per_char_extras)
     *per_char_extras = 0;
     for (int k = 0; k < res->nextra; k++)
         *per_char_extras += strstr(res->extra[k].name, "per-char") != NULL;
-    assert_float_equal(res->figure, wl_extra(res, "seq out block"), 0);
+    assert_near(res->figure, wl_extra(res, "seq out block"), 0);
     wl_run_free(r);
     return ops;
 }

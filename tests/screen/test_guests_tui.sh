@@ -62,10 +62,10 @@ echo "ok: started and stopped by key: $(row syscall-read)"
 # g1's pmcd dies: down within three intervals, keys still answer
 pmcd_stop "$work/g1/pmcd"
 t0=$SECONDS
-wait_for 4 has 'down [0-9]+s, retry' || { screen; fail "g1 not down"; }
+wait_prompt 4 has 'down [0-9]+s, retry' || { screen; fail "g1 not down"; }
 echo "ok: g1 down after $((SECONDS - t0)) s"
 tm send-keys -t t x
-wait_for 2 has '^ stopping every workload' || { screen; fail "keys dead"; }
+wait_prompt 2 has '^ stopping every workload' || { screen; fail "keys dead"; }
 echo "ok: keys answer while g1 is down"
 pmcd_start_agent "$work/g1" "$p1" || fail "pmcd did not restart"
 wait_for 40 bash -c "tmux -L $sock capture-pane -p -t t | grep -o '+pmda' | wc -l | grep -q 2" ||

@@ -104,7 +104,7 @@ wait_for 5 bash -c "tmux -L $sock capture-pane -p -t t | grep -qE '^more > +live
     { screen; fail "g1 not down next to a live g2"; }
 g2=$(fetches g2) host=$(fetches host)
 for _ in 1 2 3 4 5; do # five fetches of g2, each waited for
-    wait_for 3 bash -c "[ \$(grep -c 'parallax: g2: fetch ' '$log') -gt $g2 ]" ||
+    wait_prompt 3 bash -c "[ \$(grep -c 'parallax: g2: fetch ' '$log') -gt $g2 ]" ||
         fail "g2 not fetched while g1 is down"
     g2=$(fetches g2)
     states | grep -qE '^more > +live .* down .* live ' ||

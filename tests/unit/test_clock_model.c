@@ -12,20 +12,14 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "tests/near.h"
+
 #include "core/clock_model.h"
 
 #define R0 1.7e9  /* host realtime minus host monotonic, s */
 #define M0 1000.0 /* host monotonic at the first fetch, s */
 /* clock_model.c restarts after this many fast samples beyond the fit */
 #define STEP_CONFIRM_FOR_TEST 3
-
-#define assert_near(v, want, tol)                                              \
-    do {                                                                       \
-        double v_ = (v), w_ = (want), t_ = (tol);                              \
-        if (!(fabs(v_ - w_) <= t_))                                            \
-            fail_msg("%s = %.9g, want %.9g +- %.3g (off by %.3g)", #v, v_, w_, \
-                     t_, v_ - w_);                                             \
-    } while (0)
 
 /* A source seen through fetches once a second (+-5% jitter). The source
  * stamps its reply anywhere inside the request (uniformly): the worst
@@ -473,7 +467,9 @@ static double now(void)
 }
 
 /* One add (which fits) with a full window: the cost per source per
- * interval. 64 sources at 1 Hz must stay far below a millisecond each. */
+ * interval, printed (64 sources at 1 Hz should stay far below a
+ * millisecond each: what parallax costs with many sources is make
+ * bench's to check, not a timed unit test's), and the fits it made right. */
 static void test_cost(void **state)
 {
     (void)state;
@@ -488,7 +484,6 @@ static void test_cost(void **state)
     print_message("clock_model_add with a full window: %.1f us per fit\n",
                   per * 1e6);
     check_fit(&c, &s, 20, 5e-3);
-    assert_true(per < 1e-3);
 }
 
 int main(void)

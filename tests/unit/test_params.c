@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/near.h"
+
 #include "workloads/params.h"
 
 static const struct workload fake = {
@@ -44,9 +46,9 @@ static void test_defaults_and_count(void **state)
     (void)state;
     assert_int_equal(params_count(&fake), 3);
     assert_int_equal(params_count(&bare), 0);
-    assert_float_equal(vals[0], 64, 0);
-    assert_float_equal(vals[1], 1.0, 0);
-    assert_float_equal(vals[3], 0, 0); /* unused slots are zero */
+    assert_near(vals[0], 64, 0);
+    assert_near(vals[1], 1.0, 0);
+    assert_near(vals[3], 0, 0); /* unused slots are zero */
     assert_int_equal(params_index(&fake, "placement"), 2);
     assert_int_equal(params_index(&fake, "nope"), -1);
 }
@@ -58,9 +60,9 @@ static void test_valid_values(void **state)
     assert_int_equal(set("ratio=0.75"), 0);
     assert_int_equal(set("placement=2"), 0);
     assert_int_equal(set("size=1e3"), 0);
-    assert_float_equal(vals[0], 1000, 0);
-    assert_float_equal(vals[1], 0.75, 0);
-    assert_float_equal(vals[2], 2, 0);
+    assert_near(vals[0], 1000, 0);
+    assert_near(vals[1], 0.75, 0);
+    assert_near(vals[2], 2, 0);
     assert_int_equal(set("size=1"), 0); /* bounds are inclusive */
     assert_int_equal(set("ratio=2"), 0);
 }
@@ -98,7 +100,7 @@ static void test_not_numbers(void **state)
         assert_int_equal(set(bad[i]), -1);
         assert_non_null(strstr(err, "is not a number"));
     }
-    assert_float_equal(vals[0], 64, 0); /* untouched */
+    assert_near(vals[0], 64, 0); /* untouched */
     set("size=x");
     assert_non_null(strstr(err, "size takes whole numbers 1..4096"));
 }
@@ -122,7 +124,7 @@ static void test_out_of_range(void **state)
     assert_int_equal(set("ratio=0.49"), -1);
     assert_non_null(strstr(err, "ratio takes 0.5..2"));
     assert_int_equal(set("placement=-1"), -1);
-    assert_float_equal(vals[0], 64, 0);
+    assert_near(vals[0], 64, 0);
 }
 
 static void test_parse_and_check(void **state)
@@ -130,8 +132,8 @@ static void test_parse_and_check(void **state)
     (void)state;
     char *ok[] = {"size=8", "placement=1"};
     assert_int_equal(params_parse(&fake, vals, 2, ok, err, sizeof err), 0);
-    assert_float_equal(vals[0], 8, 0);
-    assert_float_equal(vals[1], 1.0, 0);
+    assert_near(vals[0], 8, 0);
+    assert_near(vals[1], 1.0, 0);
     assert_int_equal(params_check(&fake, vals, err, sizeof err), 0);
     char *bad[] = {"size=8", "placement=3"};
     assert_int_equal(params_parse(&fake, vals, 2, bad, err, sizeof err), -1);

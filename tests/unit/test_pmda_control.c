@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/near.h"
+
 #include "pmda/control.h"
 #include "workloads/params.h"
 #include "workloads/registry.h"
@@ -75,10 +77,10 @@ static void test_defaults(void **state)
     struct wl_run_opts d;
     wl_run_opts_default(&d);
     assert_int_equal(req.opt.repeats, d.repeats);
-    assert_float_equal(req.opt.duration, d.duration, 0);
-    assert_float_equal(req.opt.warmup, d.warmup, 0);
+    assert_near(req.opt.duration, d.duration, 0);
+    assert_near(req.opt.warmup, d.warmup, 0);
     assert_int_equal(req.opt.cpu, -1);
-    assert_float_equal(req.lease, 0, 0); /* pmstore's runs have none */
+    assert_near(req.lease, 0, 0); /* pmstore's runs have none */
     assert_int_equal(start("  syscall-null\t "), 0); /* blanks around */
 }
 
@@ -88,8 +90,8 @@ static void test_options(void **state)
     assert_int_equal(
         start("syscall-null --repeats=5 --duration=0.5 --warmup=0 --cpu=0"), 0);
     assert_int_equal(req.opt.repeats, 5);
-    assert_float_equal(req.opt.duration, 0.5, 0);
-    assert_float_equal(req.opt.warmup, 0, 0);
+    assert_near(req.opt.duration, 0.5, 0);
+    assert_near(req.opt.warmup, 0, 0);
     assert_int_equal(req.opt.cpu, 0);
     assert_int_equal(start("syscall-null --count=1000"), 0);
     assert_int_equal(req.opt.count, 1000);
@@ -117,14 +119,14 @@ static void test_lease(void **state)
 {
     (void)state;
     assert_int_equal(start("syscall-null --lease=30"), 0);
-    assert_float_equal(req.lease, 30, 0);
+    assert_near(req.lease, 30, 0);
     assert_int_equal(start("syscall-null --repeats=50 --lease=2 --cpu=0"), 0);
-    assert_float_equal(req.lease, 2, 0);
+    assert_near(req.lease, 2, 0);
     assert_int_equal(req.opt.repeats, 50);
     assert_int_equal(start("syscall-null --lease=3600"), 0);
-    assert_float_equal(req.lease, 3600, 0);
+    assert_near(req.lease, 3600, 0);
     assert_int_equal(start("syscall-null --lease=2.5"), 0);
-    assert_float_equal(req.lease, 2.5, 0);
+    assert_near(req.lease, 2.5, 0);
     refused("syscall-null --lease=1.99",
             "--lease=1.99: expected a number 2..3600");
     refused("syscall-null --lease=0", "2..3600");
@@ -158,7 +160,7 @@ static void test_renew(void **state)
     const struct workload *w[CONTROL_MAX_NAMES];
     assert_int_equal(renew("syscall-null", w, CONTROL_MAX_NAMES), 1);
     assert_string_equal(w[0]->name, "syscall-null");
-    assert_float_equal(lease, 0, 0); /* each keeps its own */
+    assert_near(lease, 0, 0); /* each keeps its own */
     assert_int_equal(
         renew(" syscall-null\tsyscall-null ", w, CONTROL_MAX_NAMES), 2);
     const struct workload *other = workload_registry[1];
@@ -166,10 +168,10 @@ static void test_renew(void **state)
     snprintf(text, sizeof text, "--lease=90 syscall-null %s", other->name);
     assert_int_equal(renew(text, w, CONTROL_MAX_NAMES), 2);
     assert_ptr_equal(w[1], other);
-    assert_float_equal(lease, 90, 0);
+    assert_near(lease, 90, 0);
     assert_int_equal(renew("syscall-null --lease=2.5", w, CONTROL_MAX_NAMES),
                      1);
-    assert_float_equal(lease, 2.5, 0);
+    assert_near(lease, 2.5, 0);
     /* the lease within the bounds of a start's */
     assert_int_equal(renew("--lease=1 syscall-null", w, CONTROL_MAX_NAMES), -1);
     assert_non_null(strstr(err, "--lease=1: expected a number 2..3600"));
@@ -236,7 +238,7 @@ static void test_params(void **state)
     char text[256];
     snprintf(text, sizeof text, "%s %s=%.17g", w->name, p->name, p->max);
     assert_int_equal(start(text), 0);
-    assert_float_equal(req.param[0], p->max, 0);
+    assert_near(req.param[0], p->max, 0);
     snprintf(text, sizeof text, "%s %s=%.17g", w->name, p->name,
              p->max * 10 + 1);
     refused(text, "out of range");
@@ -278,9 +280,9 @@ static void test_args_round_trip(void **state)
     assert_int_equal(start(text), 0);
     assert_ptr_equal(req.w, first.w);
     assert_int_equal(req.opt.repeats, 3);
-    assert_float_equal(req.opt.duration, 0.25, 0);
+    assert_near(req.opt.duration, 0.25, 0);
     assert_int_equal(req.opt.cpu, 0);
-    assert_float_equal(req.lease, 7.5, 0);
+    assert_near(req.lease, 7.5, 0);
     assert_memory_equal(req.param, first.param, sizeof req.param);
     control_format_args(&req, text, sizeof text);
     assert_string_equal(text, args);

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/near.h"
+
 #include "core/model.h"
 #include "sample_fixture.h"
 
@@ -35,7 +37,7 @@ static void test_again_changes_nothing(void **state)
         struct sample s = recorded(k, 1000 * (uint64_t)k);
         model_update(&m, &s);
     }
-    assert_float_equal(m.value[METRIC_CTXSW], 1000, 1e-6);
+    assert_near(m.value[METRIC_CTXSW], 1000, 1e-6);
     unsigned long updates = m.updates;
     struct sample again = recorded(99, 0);
     again.replay.again = true;
@@ -43,7 +45,7 @@ static void test_again_changes_nothing(void **state)
     again.have[METRIC_CTXSW] = false;
     model_update(&m, &again);
     assert_int_equal(m.updates, updates);
-    assert_float_equal(m.value[METRIC_CTXSW], 1000, 1e-6);
+    assert_near(m.value[METRIC_CTXSW], 1000, 1e-6);
     assert_true(m.replay.speed == 0); /* the position is news */
 }
 
@@ -59,7 +61,7 @@ static void test_jump_restarts_rates_and_clock(void **state)
     struct clock_fit f;
     clock_model_fit(&m.clock, &f);
     assert_true(f.ok);
-    assert_float_equal(f.offset, 0.005, 1e-4);
+    assert_near(f.offset, 0.005, 1e-4);
     /* back to the start of a run: across the jump, no rate */
     struct sample s = recorded(40, 3000);
     s.replay.restart = true;
@@ -69,7 +71,7 @@ static void test_jump_restarts_rates_and_clock(void **state)
     assert_false(f.ok);
     s = recorded(41, 3500);
     model_update(&m, &s);
-    assert_float_equal(m.value[METRIC_CTXSW], 500, 1e-6);
+    assert_near(m.value[METRIC_CTXSW], 500, 1e-6);
 }
 
 static void test_never_stale(void **state)

@@ -2,6 +2,7 @@
  * fetches around it, within their hard bounds; the rates it has seen, and
  * whether they vary beyond their errors. Synthetic fetches whose source
  * clock is known exactly. */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,9 +11,14 @@
 
 #include <cmocka.h>
 
+#include "tests/near.h"
+
 #include "core/time_map.h"
 
 #define S0 1.7e9 /* the source's epoch seconds at host time 0 */
+/* What a double resolves of an epoch stamp near S0 (2.4e-7 s): a rate
+ * from two such stamps over SPAN s is exact to 2 * STAMP_ULP / SPAN. */
+#define STAMP_ULP (S0 * DBL_EPSILON)
 
 /* The source's clock at host time t: `rate` seconds a host second. */
 static double src_at(double t, double rate)
@@ -40,17 +46,17 @@ static void test_steady_stamp(void **state)
     struct time_at a;
     /* a stamp the source took at host time 7.3 */
     assert_int_equal(time_map_host(&m, src_at(7.3, 0.3643), true, &a), TM_OK);
-    assert_float_equal(a.host, 7.3, 1e-6);
+    assert_near(a.host, 7.3, 1e-6);
     assert_true(a.lo <= 7.3 && 7.3 <= a.hi);
-    assert_float_equal(a.lo, 7 - 1e-3, 1e-9);
-    assert_float_equal(a.hi, 8 + 1e-3, 1e-9);
+    assert_near(a.lo, 7 - 1e-3, 1e-9);
+    assert_near(a.hi, 8 + 1e-3, 1e-9);
     assert_true(a.err <= 1.1e-3); /* the round trips, not the bracket */
     /* the same stamp on a clock that may vary: up to the bracket */
     assert_int_equal(time_map_host(&m, src_at(7.3, 0.3643), false, &a), TM_OK);
-    assert_float_equal(a.err, fmax(7.3 - a.lo, a.hi - 7.3), 1e-5);
+    assert_near(a.err, fmax(7.3 - a.lo, a.hi - 7.3), 1e-5);
     /* a fetch's own stamp */
     assert_int_equal(time_map_host(&m, src_at(4, 0.3643), true, &a), TM_OK);
-    assert_float_equal(a.host, 4, 1e-9);
+    assert_near(a.host, 4, 1e-9);
     assert_true(a.lo <= 4 && a.hi >= 4);
     /* newer than the newest fetch: wait; older than the oldest: lost */
     assert_int_equal(time_map_host(&m, src_at(19.5, 0.3643), true, &a),
@@ -73,10 +79,10 @@ static void test_quick_anchors(void **state)
     }
     struct time_at a;
     assert_int_equal(time_map_host(&m, src_at(12.5, 1.01), true, &a), TM_OK);
-    assert_float_equal(a.host, 12.5, 1e-6);
+    assert_near(a.host, 12.5, 1e-6);
     assert_true(a.err <= 1e-3);
-    assert_float_equal(a.lo, 12 - 0.15, 1e-9); /* still the pair around */
-    assert_float_equal(a.hi, 13 + 0.15, 1e-9);
+    assert_near(a.lo, 12 - 0.15, 1e-9); /* still the pair around */
+    assert_near(a.hi, 13 + 0.15, 1e-9);
     assert_int_equal(time_map_host(&m, src_at(12.5, 1.01), false, &a), TM_OK);
     assert_true(a.err >= 0.5);
 }
@@ -118,12 +124,12 @@ static void test_rates_steady(void **state)
     feed(&m, 0, 60, 1.0, 2e-3, 1.01);
     time_map_rates(&m, &r);
     assert_true(r.recent.ok && r.all.ok);
-    assert_float_equal(r.recent.rate, 1.01, 1e-9);
-    assert_float_equal(r.recent.span, TIME_MAP_RECENT, 1e-9);
-    assert_float_equal(r.all.span, 59, 1e-9);
+    assert_near(r.recent.rate, 1.01, 2 * STAMP_ULP / r.recent.span);
+    assert_near(r.recent.span, TIME_MAP_RECENT, 1e-9);
+    assert_near(r.all.span, 59, 1e-9);
     assert_true(r.recent.err > 0 && r.recent.err < 1e-3);
-    assert_float_equal(r.lo, 1.01, 1e-9);
-    assert_float_equal(r.hi, 1.01, 1e-9);
+    assert_near(r.lo, 1.01, 2 * STAMP_ULP / TIME_MAP_SEGMENT);
+    assert_near(r.hi, 1.01, 2 * STAMP_ULP / TIME_MAP_SEGMENT);
     assert_true(r.nspans >= 20);
     assert_false(r.unsteady);
     /* slow fetches make errors larger, not a varying rate */
@@ -153,8 +159,8 @@ static void test_rates_unsteady(void **state)
     struct time_rates r;
     time_map_rates(&m, &r);
     assert_true(r.unsteady);
-    assert_float_equal(r.lo, 5, 0.5);
-    assert_float_equal(r.hi, 400, 5);
+    assert_near(r.lo, 5, 0.5);
+    assert_near(r.hi, 400, 5);
     /* a stamp inside a busy stretch is placed where it happened, and the
      * error says how far it may be off: up to the fetches around it */
     struct time_at a;
@@ -163,7 +169,7 @@ static void test_rates_unsteady(void **state)
         stamp += 0.5 * ((i / 10) % 2 ? 5 : 400);
     stamp += 0.1 * 5;
     assert_int_equal(time_map_host(&m, stamp, false, &a), TM_OK);
-    assert_float_equal(a.host, 17.1, 1e-6);
+    assert_near(a.host, 17.1, 1e-6);
     assert_true(a.lo <= 17.1 && a.hi >= 17.1 && a.err <= 0.5);
 }
 
@@ -181,19 +187,19 @@ static void test_source_seconds(void **state)
         time_map_init(&m);
         feed(&m, 0, 20, 1.0, 2e-3, rates[k]);
         time_map_rates(&m, &r);
-        assert_float_equal(time_rates_source_seconds(&r, 1, &scaled), rates[k],
-                           1e-6 * rates[k]);
+        assert_near(time_rates_source_seconds(&r, 1, &scaled), rates[k],
+                    1e-6 * rates[k]);
         assert_true(scaled);
-        assert_float_equal(time_rates_source_seconds(&r, 0.1, NULL),
-                           0.1 * rates[k], 1e-7 * rates[k]);
+        assert_near(time_rates_source_seconds(&r, 0.1, NULL), 0.1 * rates[k],
+                    1e-7 * rates[k]);
     }
     time_map_init(&m);
     time_map_rates(&m, &r); /* no fetch yet */
-    assert_float_equal(time_rates_source_seconds(&r, 1, &scaled), 1, 0);
+    assert_near(time_rates_source_seconds(&r, 1, &scaled), 1, 0);
     assert_false(scaled);
     feed(&m, 0, 20, 1.0, 2e-3, 1 + TIME_MAP_TOL / 2);
     time_map_rates(&m, &r);
-    assert_float_equal(time_rates_source_seconds(&r, 1, &scaled), 1, 0);
+    assert_near(time_rates_source_seconds(&r, 1, &scaled), 1, 0);
     assert_false(scaled);
     time_map_init(&m); /* a varying clock: its own seconds, as asked */
     double s = S0;
@@ -203,7 +209,7 @@ static void test_source_seconds(void **state)
     }
     time_map_rates(&m, &r);
     assert_true(r.unsteady);
-    assert_float_equal(time_rates_source_seconds(&r, 1, &scaled), 1, 0);
+    assert_near(time_rates_source_seconds(&r, 1, &scaled), 1, 0);
     assert_false(scaled);
 }
 

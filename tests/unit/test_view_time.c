@@ -12,6 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/near.h"
+
 #include "view/view_time.h"
 #include "report_fixture.h"
 
@@ -30,7 +32,7 @@ static void test_extras_round_trip(void **state)
         assert_string_equal(a.extra[i].unit, b.extra[i].unit);
         assert_true(a.extra[i].value == b.extra[i].value); /* bit for bit */
     }
-    assert_float_equal(wl_extra(&b, "1s overshoot p99"), -3.5, 0);
+    assert_near(wl_extra(&b, "1s overshoot p99"), -3.5, 0);
     assert_true(isnan(wl_extra(&b, "no such")));
 }
 
@@ -88,14 +90,14 @@ static void test_sleep_host_saw(void **state)
     struct job_cell *c = &j->cells[1][fix_wl(j, "sleep")];
     c->real = false;
     assert_true(view_sleep_figures(s, j, 1, 2, &req, &took, &host));
-    assert_float_equal(req, 1.0, 1e-12);
-    assert_float_equal(took, 1.5, 1e-9); /* 0.5 s overshoot, its clock */
-    assert_float_equal(host, 1.5 * 27 / 10, 0.01);
+    assert_near(req, 1.0, 1e-12);
+    assert_near(took, 1.5, 1e-9); /* 0.5 s overshoot, its clock */
+    assert_near(host, 1.5 * 27 / 10, 0.01);
     /* timed: through the run's own rate */
     c->real = true;
     c->rate = 10.0 / 27.0;
     assert_true(view_sleep_figures(s, j, 1, 2, &req, &took, &host));
-    assert_float_equal(host, 1.5 * 27 / 10, 1e-9);
+    assert_near(host, 1.5 * 27 / 10, 1e-9);
     assert_true(view_sleep_figures(s, j, 0, 2, &req, &took, &host));
     assert_true(isnan(host)); /* the host is its own reference */
 
@@ -112,8 +114,7 @@ static void test_sleep_host_saw(void **state)
     assert_string_equal(val, "  1.000s");
     assert_string_equal(detail, "p99 +120us");
     /* what the guest's sleep really took against what the host's did */
-    assert_float_equal(view_time_line_ratio(s, j, 1, one), 4.05 / 1.00007,
-                       1e-3);
+    assert_near(view_time_line_ratio(s, j, 1, one), 4.05 / 1.00007, 1e-3);
     fix_free(s, j);
 }
 
@@ -138,10 +139,10 @@ static void test_fairness_lines(void **state)
     view_time_line_cell(s, j, 0, ae, val, sizeof(val), detail, sizeof(detail),
                         false);
     assert_string_equal(val, "   1.060"); /* 1.59 / 1.5 */
-    assert_float_equal(view_time_line_ratio(s, j, 1, ae), 1.25 / 1.06, 1e-9);
+    assert_near(view_time_line_ratio(s, j, 1, ae), 1.25 / 1.06, 1e-9);
     /* a less fair guest has the lower index: worse, so above 1 */
     const struct time_line *jain = find(tl, n, "Jain index");
-    assert_float_equal(view_time_line_ratio(s, j, 1, jain), 0.987 / 0.9, 1e-9);
+    assert_near(view_time_line_ratio(s, j, 1, jain), 0.987 / 0.9, 1e-9);
     const struct time_line *w2 = find(tl, n, "task 2 wall s");
     view_time_line_cell(s, j, 1, w2, val, sizeof(val), detail, sizeof(detail),
                         false);
