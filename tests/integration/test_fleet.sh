@@ -76,6 +76,12 @@ export -f last_block # for the conditions wait_for runs in bash -c
 text_pid=$!
 
 # --- a workload across the farm, and the fleet report ---------------------
+# pmproxy takes in the loggers' archives in its own time (its discovery's
+# throttle): a fleet run runs on the sources pmproxy lists when it starts,
+# so the run waits until the screen lists every one (a loaded machine once
+# started it with 2 of the 6 guests known).
+wait_for 60 bash -c "last_block '$dir/text.out' | grep -q 'hosts 2, guests 6'" ||
+    fail "pmproxy did not list the farm's 8 sources: $(last_block "$dir/text.out" | head -3)"
 "$bin" --fleet "$url" --batch syscall-null -r 2 --fleet-jobs 3 \
     -o "$dir/report.txt" 2>"$dir/batch.err" ||
     fail "fleet batch exited $?: $(cat "$dir/batch.err")"
