@@ -347,6 +347,8 @@ int batch_run(const struct options *o)
     if (archives.rec)
         wait_round(&s, &j, &hp);
     archives_close(&archives);
+    if (archives_failed(&archives))
+        rc = 1; /* said when it stopped */
     /* what was measured is reported, also after a failure or a signal */
     if (write_reports(o, &s, &j) < 0)
         rc = 1;
