@@ -6,10 +6,12 @@
 # record's end or exactly at one, a .index with a byte changed: each is
 # refused in one line naming the file, exit 2, by -a and by --baseline.
 # An archive's base name replays (issue 23: PCP's name for an archive was
-# refused). A reader that dies (of a signal, with glibc's last words) or
-# never answers costs parallax one line too: a stand-in for
-# parallax-archive, as a libpcp crash the framing does not foresee would
-# be; test_archive_fuzz.sh meets real ones.
+# refused). A value typed as an event record passes every framing check
+# and crashes libpcp's decoder (pmdumplog too): read in parallax-archive,
+# it costs one line. So does a reader that dies with glibc's last words
+# or never answers (a stand-in for parallax-archive, to see the words
+# quoted and the deadline kept); one that dies at the first record of a
+# replay leaves its column saying so, and is not started again.
 set -u
 export LANG=C.UTF-8 LC_ALL=
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -152,6 +154,26 @@ start=$(date +%s.%N)
 PARALLAX_LIBEXEC=$fake refused \
     "^parallax: $work/r/host: libpcp crashed opening it \(its reader died of SIGABRT: \*\*\* stack smashing detected \*\*\*: terminated\): a damaged or crafted archive" \
     "$work/r/host"
+# one that opens the archive, then dies at its first record: the column
+# says so, and the archive is not opened again in that run
+cat >"$fake/parallax-archive" <<PY
+#!/usr/bin/python3
+import os, signal, struct
+with open("$fake/starts", "a") as f:
+    f.write("start\\n")
+os.write(1, bytes.fromhex("$hello"))
+os.read(0, 4096)  # open
+os.write(1, struct.pack("=iI", 0, 1) + b"\\0")
+os.read(0, 4096)  # the first fetch
+os.kill(os.getpid(), signal.SIGSEGV)
+PY
+PARALLAX_LIBEXEC=$fake timeout 60 "$bin" --text -n 6 -t 0.2 -a "$work/r" \
+    >"$work/mid.txt" 2>"$work/mid.err" || fail "a reader dying mid-replay exited $?: $(cat "$work/mid.err")"
+grep -q " libpcp crashed reading a r" "$work/mid.txt" ||
+    fail "the column does not say why: $(tail -30 "$work/mid.txt")"
+starts=$(grep -c start "$fake/starts")
+[ "$starts" -eq 2 ] || fail "the reader was started $starts times (the check, then the replay's)"
+echo "ok: a reader dying at the first record: the column says so, and it is not started again"
 printf '#!/bin/sh\nexec sleep 600\n' >"$fake/parallax-archive"
 PARALLAX_LIBEXEC=$fake expect_fail 2 \
     "^parallax: $work/r/host: reading it took over 10 s \(starting, stopped\)" \
