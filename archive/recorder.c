@@ -23,6 +23,7 @@
 
 #include "core/clock.h"
 #include "core/diag.h"
+#include "core/file_kind.h"
 #include "core/record_table.h"
 #include "archive/record_files.h"
 #include "archive/record_values.h"
@@ -643,12 +644,7 @@ struct recorder *recorder_start(const char *dir, char *err, size_t errlen)
         snprintf(err, errlen,
                  "cannot record into %s: it is %s, not a directory; give a "
                  "directory (one that is missing is made)",
-                 dir,
-                 S_ISREG(st.st_mode)    ? "a file"
-                 : S_ISCHR(st.st_mode)  ? "a character device"
-                 : S_ISBLK(st.st_mode)  ? "a block device"
-                 : S_ISFIFO(st.st_mode) ? "a FIFO"
-                                        : "no directory");
+                 dir, file_kind(st.st_mode));
         free(R);
         return NULL;
     }

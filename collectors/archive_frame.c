@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/file_kind.h"
+
 #define BUF_SIZE     65536
 #define NAME_LEN_MAX 4095 /* libpcp reads a metric's name into 4096 bytes */
 /* the label records of version 2 and 3 files, length and trailer too */
@@ -108,16 +110,6 @@ static int rd_get(struct rd *r, off_t off, void *dst, size_t n)
     return 0;
 }
 
-static const char *kind_of(mode_t m)
-{
-    return S_ISFIFO(m)   ? "a FIFO"
-           : S_ISCHR(m)  ? "a character device"
-           : S_ISBLK(m)  ? "a block device"
-           : S_ISSOCK(m) ? "a socket"
-           : S_ISDIR(m)  ? "a directory"
-                         : "not a regular file";
-}
-
 /* Opens path for reading if it is a regular file: looked at before it is
  * opened (opening a device can do something), opened without blocking (a
  * FIFO put there meanwhile) and looked at again. The fd, or -1 with err. */
@@ -144,7 +136,7 @@ static int open_regular(const char *path, off_t *size, char *err, size_t errlen)
         snprintf(err, errlen,
                  "%s: %s, not a regular file: an archive is read from regular "
                  "files only",
-                 path, kind_of(st.st_mode));
+                 path, file_kind(st.st_mode));
     *size = st.st_size;
     return fd;
 }

@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/file_kind.h"
+
 #define TMP_PREFIX  ".parallax-tmp-"
 #define NAME_TRIES  100
 #define LEGACY_STEM ".parallax-" /* before: ".parallax-<stem>.json.XXXXXX" */
@@ -428,12 +430,7 @@ int atomic_file_target_ok(const char *path, char *err, size_t errlen)
     if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
         return 0;
     snprintf(err, errlen, "cannot write %s: it is %s, not a regular file", path,
-             S_ISDIR(st.st_mode)    ? "a directory"
-             : S_ISCHR(st.st_mode)  ? "a character device"
-             : S_ISBLK(st.st_mode)  ? "a block device"
-             : S_ISFIFO(st.st_mode) ? "a FIFO"
-             : S_ISSOCK(st.st_mode) ? "a socket"
-                                    : "something else");
+             file_kind(st.st_mode));
     return -1;
 }
 
