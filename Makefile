@@ -288,9 +288,10 @@ FUZZ_SRC_text := core/source_spec.c core/safe_text.c
 # (fuzz/fuzz_archive.c); seeds: a fresh recording and its mutations
 FUZZ_SRC_archive := collectors/archive_frame.c collectors/archive_child.c \
     collectors/archive_wire.c collectors/archive_find.c \
-    report/archive_baseline.c core/model.c core/clock_model.c core/cpu_share.c \
-    core/history.c core/rate.c core/metrics.c core/safe_text.c core/clock.c \
-    core/time_map.c core/file_kind.c workloads/exec_helper.c
+    report/archive_baseline.c core/model.c core/clock_model.c \
+    core/cpu_share.c core/history.c core/rate.c core/metrics.c \
+    core/safe_text.c core/clock.c core/time_map.c core/file_kind.c \
+    workloads/exec_helper.c
 FUZZ_LIBS_report := $(call pc,--libs,jansson) -lm
 FUZZ_LIBS_control := $(call pc,--libs,libcrypto) -lm -lpthread
 FUZZ_SEEDS_theme := themes
