@@ -46,7 +46,9 @@ CORE_SRC := $(foreach d,core view report theme cli archive,$(wildcard $(d)/*.c))
 # (and is a link to the ordinary build's under make asan).
 LAUNCH_SRC := $(wildcard guest/demo_guest*.c)
 LAUNCH_OBJ := $(LAUNCH_SRC:guest/%.c=$(BUILD)/guest-launcher/%.o)
-COLL_SRC := $(wildcard collectors/*.c)
+# the archive reader's main (parallax-archive) is a program of its own
+COLL_SRC := $(filter-out collectors/parallax_archive.c,\
+    $(wildcard collectors/*.c))
 # The fleet (fleet/, issue 20): pmproxy's REST interface through libcurl
 # and jansson; no PCP headers.
 FLEET_SRC := $(wildcard fleet/*.c)
@@ -60,6 +62,13 @@ INTEG_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/integratio
 
 PARALLAX := $(BUILD)/parallax
 PARALLAX_RUN := $(BUILD)/parallax-run
+# the process that reads an archive for parallax (-a, --baseline): libpcp
+# crashes on some archives, and there a crash ends the reader only
+# (collectors/archive_child.c)
+ARCHIVE_READER := $(BUILD)/parallax-archive
+# the archive fuzz target (fuzz/fuzz_archive.c) without libFuzzer: make
+# check runs it for a bounded time (tests/integration/test_archive_fuzz.sh)
+FUZZ_ARCHIVE := $(BUILD)/fuzz-archive
 # the tiny static program the exec workloads run (lmbench's "hello")
 HELLO := $(BUILD)/parallax-hello
 # the same program linked dynamically (lmbench's hello, UnixBench's execl)
@@ -74,8 +83,8 @@ LIBPARALLAX := $(BUILD)/libparallax.a
 all: deps
 	@$(MAKE) --no-print-directory build
 
-build: $(PARALLAX) $(PARALLAX_RUN) $(HELLO) $(HELLO_DYN) $(UNIT_TESTS) \
-    $(INTEG_TESTS)
+build: $(PARALLAX) $(PARALLAX_RUN) $(ARCHIVE_READER) $(HELLO) $(HELLO_DYN) \
+    $(UNIT_TESTS) $(INTEG_TESTS)
 
 deps:
 	@./scripts/deps.sh
@@ -163,6 +172,14 @@ $(PARALLAX): $(TUI_OBJ) $(LIBPARALLAX)
 $(PARALLAX_RUN): $(BUILD)/workloads/parallax_run.o $(LIBPARALLAX)
 	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(RUN_LIBS)
 
+$(ARCHIVE_READER): $(BUILD)/collectors/parallax_archive.o $(LIBPARALLAX)
+	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(RUN_LIBS)
+
+build: $(FUZZ_ARCHIVE)
+$(FUZZ_ARCHIVE): $(BUILD)/fuzz/fuzz_archive.o $(BUILD)/fuzz/fuzz_archive_main.o \
+    $(LIBPARALLAX)
+	$(CC) $(SAN) -o $@ $(filter %.o,$^) $(LIBPARALLAX) $(RUN_LIBS)
+
 # static and unsanitized: it must cost what lmbench's hello costs
 HELLO_SRC := workloads/helper/parallax_hello.c workloads/helper/fork_server.h
 $(HELLO): $(HELLO_SRC)
@@ -192,7 +209,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PARALLAX) $(PARALLAX_RUN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(LIBEXECDIR)
-	install -m 755 $(HELLO) $(HELLO_DYN) $(DESTDIR)$(LIBEXECDIR)/
+	install -m 755 $(HELLO) $(HELLO_DYN) $(ARCHIVE_READER) \
+	    $(DESTDIR)$(LIBEXECDIR)/
 
 # pmdaparallax, the guest agent (pmda/, issue 4): libpcp_pmda and the same
 # libparallax.a the host uses. `make install` puts it where pmdaproc.sh
@@ -251,23 +269,37 @@ install-themes:
 
 # The parsers of outside input under libFuzzer with ASan and UBSan, each
 # for FUZZ_TIME seconds (fuzz/*.c): themes, baselines (the report reader),
-# the agent's control commands and text from guests and the command line.
-# Fails on a crash, a leak or undefined behaviour. Needs clang
-# (scripts/deps.sh fuzz), which make check does not.
+# the agent's control commands, text from guests and the command line,
+# and archives (the path -a and --baseline take, libpcp's crashes in the
+# reader counted: fuzz_archive prints them at exit). Fails on a crash, a
+# leak or undefined behaviour of parallax's. Needs clang (scripts/deps.sh
+# fuzz), which make check does not: it runs the archive target for 30 s
+# without libFuzzer (tests/integration/test_archive_fuzz.sh).
 FUZZ_TIME ?= 60
-FUZZERS := theme report control text
+FUZZERS := theme report control text archive
 FUZZ_SRC_theme := theme/theme.c theme/theme_color.c core/safe_text.c
 FUZZ_SRC_report := report/report_read.c core/model.c core/clock_model.c \
     core/cpu_share.c \
-    core/history.c core/rate.c core/metrics.c core/safe_text.c
+    core/history.c core/rate.c core/metrics.c core/safe_text.c core/time_map.c
 FUZZ_SRC_control := pmda/control.c $(WL_SRC) core/safe_text.c
 FUZZ_SRC_text := core/source_spec.c core/safe_text.c
+# archives through -a's and --baseline's path; libpcp reads them in
+# parallax-archive (the ordinary build's), whose crashes are findings
+# (fuzz/fuzz_archive.c); seeds: a fresh recording and its mutations
+FUZZ_SRC_archive := collectors/archive_frame.c collectors/archive_child.c \
+    collectors/archive_wire.c collectors/archive_find.c \
+    report/archive_baseline.c core/model.c core/clock_model.c \
+    core/cpu_share.c core/history.c core/rate.c core/metrics.c \
+    core/safe_text.c core/clock.c core/time_map.c core/file_kind.c \
+    workloads/exec_helper.c
 FUZZ_LIBS_report := $(call pc,--libs,jansson) -lm
 FUZZ_LIBS_control := $(call pc,--libs,libcrypto) -lm -lpthread
 FUZZ_SEEDS_theme := themes
 FUZZ_SEEDS_report := fuzz/seeds/report
 FUZZ_SEEDS_control := fuzz/seeds/control
 FUZZ_SEEDS_text := fuzz/seeds/text
+FUZZ_SEEDS_archive := $(BUILD)/fuzz/seeds-archive
+FUZZ_LIBS_archive := -lm -lpthread
 define fuzz_rule
 $(BUILD)/fuzz/fuzz_$(1): fuzz/fuzz_$(1).c $$(FUZZ_SRC_$(1)) $$(wildcard */*.h)
 	@mkdir -p $$(@D)/corpus-$(1)
@@ -279,9 +311,18 @@ XCFLAGS_fuzz = -DPARALLAX_LIBEXEC='"$(LIBEXECDIR)"' \
     $(call pc,--cflags,jansson libcrypto)
 $(foreach f,$(FUZZERS),$(eval $(call fuzz_rule,$(f))))
 FUZZ_LEN_report := 65536
+FUZZ_LEN_archive := 65536
+$(BUILD)/fuzz/seeds-archive: $(PARALLAX) tests/archive_mutations.py
+	rm -rf $@ $@.rec
+	$(PARALLAX) --record $@.rec --text -n 4 -t 0.2 >/dev/null
+	/usr/bin/python3 tests/archive_mutations.py \
+	    "$$(ls $@.rec/host/*.meta | sed 's/\.meta$$//')" $@
+	rm -rf $@.rec
 fuzz:
 	@./scripts/deps.sh fuzz
-	@$(MAKE) --no-print-directory $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
+	@$(MAKE) --no-print-directory $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%) \
+	    $(ARCHIVE_READER) $(BUILD)/fuzz/seeds-archive
+	PARALLAX_LIBEXEC=$(CURDIR)/$(BUILD) \
 	$(foreach f,$(FUZZERS),$(BUILD)/fuzz/fuzz_$(f) \
 	    -max_total_time=$(FUZZ_TIME) -max_len=$(or $(FUZZ_LEN_$(f)),4096) \
 	    $(if $(wildcard fuzz/$(f).dict),-dict=fuzz/$(f).dict) \

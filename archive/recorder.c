@@ -23,7 +23,9 @@
 
 #include "core/clock.h"
 #include "core/diag.h"
+#include "core/file_kind.h"
 #include "core/record_table.h"
+#include "archive/record_files.h"
 #include "archive/record_values.h"
 #include "core/version.h"
 #include "report/report.h"
@@ -74,8 +76,10 @@ struct rec_archive {
     double last_ts;     /* the newest record's timestamp */
     double last_mono;   /* and the host's monotonic clock then */
     char base[REC_PATH_MAX];
-    char safe[64]; /* the source's directory name */
-    int nwl;       /* instances of the workload rows */
+    struct record_files files; /* kept whole when a write fails */
+    bool broken;               /* a write failed: cut back, ends unmarked */
+    char safe[64];             /* the source's directory name */
+    int nwl;                   /* instances of the workload rows */
     struct record_values vals;
     struct rec_last last_src[RECORD_SOURCE_COUNT];
     struct rec_last last_wl[RECORD_WORKLOAD_COUNT][JOBS_MAX_WL];
@@ -302,6 +306,7 @@ static int open_archive(const struct recorder *R, struct rec_archive *a,
 {
     if (choose_base(R, a, err, errlen) < 0)
         return -1;
+    record_files_init(&a->files, a->base);
     a->ctx = pmiStart(a->base, 0);
     if (a->ctx < 0) {
         fmt_pmi(err, errlen, "cannot start", a->base, a->ctx);
@@ -531,16 +536,27 @@ static struct timeval record_time(double t)
  * entry stamped with the last record written by any of its contexts, and
  * an entry past an archive's last record makes PCP's seeks there fail: an
  * empty record (a <mark>, "the recording stops here") at a's own last
- * time comes first. */
+ * time comes first. An archive whose last write failed gets no mark: it
+ * is cut back to its last whole record after libpcp_import's end, and
+ * so is one whose mark or last index entry the disk had no room for. */
 static void end_archive(struct rec_archive *a)
 {
     if (!a->ctx || pmiUseContext(a->ctx) < 0)
         return;
+    bool whole = !a->broken;
     pmResult mark = {.numpmid = 0};
     mark.timestamp = record_time(a->last_ts);
-    if (isfinite(a->last_ts))
-        pmiPutResult(&mark);
+    if (whole && isfinite(a->last_ts)) {
+        whole = pmiPutResult(&mark) >= 0;
+        if (whole)
+            record_files_whole(&a->files);
+    }
     pmiEnd();
+    if (whole)
+        record_files_end(&a->files);
+    else if (record_files_restore(&a->files) < 0)
+        DIAG(DIAG_WARN, "%s: cannot cut it back to its last whole record: %s",
+             a->base, strerror(errno));
 }
 
 /* One record of source i at its newest sample. */
@@ -584,11 +600,18 @@ static int write_record(struct recorder *R, struct rec_archive *a,
         fmt_pmi(err, errlen, "cannot record into", a->base, sts);
         return -1;
     }
+    if (record_files_room(&a->files, err, errlen) < 0)
+        return -1; /* stopped before a write the disk cannot take */
     sts = record_values_write(&a->vals, record_time(ts));
     if (sts < 0) {
+        /* a record cut short, and what the index and metadata gained
+         * for it, go: the archive ends at its last whole record */
         fmt_pmi(err, errlen, "cannot write", a->base, sts);
+        a->broken = true;
+        record_files_restore(&a->files);
         return -1;
     }
+    record_files_whole(&a->files);
     a->last_ts = ts;
     a->last_mono = mono;
     R->records++;
@@ -617,7 +640,16 @@ struct recorder *recorder_start(const char *dir, char *err, size_t errlen)
     while (len > 1 && R->dir[len - 1] == '/')
         R->dir[--len] = '\0';
     struct stat st;
+    if (stat(R->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen,
+                 "cannot record into %s: it is %s, not a directory; give a "
+                 "directory (one that is missing is made)",
+                 dir, file_kind(st.st_mode));
+        free(R);
+        return NULL;
+    }
     if (report_make_dirs(R->dir) < 0 || stat(R->dir, &st) < 0 ||
+        (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)) ||
         access(R->dir, W_OK) < 0) {
         snprintf(err, errlen, "cannot record into %s: %s", dir,
                  strerror(errno));

@@ -40,7 +40,17 @@ bool archives_tick(struct archives *a, struct session *s, struct jobs *j,
         news = true;
     }
     if (a->rec && recorder_tick(a->rec, s, j, err, sizeof(err)) < 0) {
-        snprintf(msg, n, "recording stopped: %s", err);
+        unsigned long records = recorder_records(a->rec);
+        if (records == 0)
+            snprintf(a->failed, sizeof(a->failed),
+                     "recording stopped: %s; nothing was recorded", err);
+        else
+            snprintf(a->failed, sizeof(a->failed),
+                     "recording stopped: %s; the %lu whole record%s before "
+                     "it %s kept in %s",
+                     err, records, records == 1 ? "" : "s",
+                     records == 1 ? "is" : "are", recorder_dir(a->rec));
+        snprintf(msg, n, "%s", a->failed);
         recorder_stop(a->rec);
         a->rec = NULL;
         news = true;
@@ -77,4 +87,9 @@ void archives_close(struct archives *a)
 {
     recorder_stop(a->rec);
     a->rec = NULL;
+}
+
+const char *archives_failed(const struct archives *a)
+{
+    return a->failed[0] ? a->failed : NULL;
 }

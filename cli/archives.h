@@ -18,6 +18,7 @@ struct archives {
     struct recorder *rec; /* NULL while not recording */
     char dir[2048];       /* where the r key records */
     unsigned replay_seq;  /* the replay's message last passed on */
+    char failed[600];     /* why a recording stopped before its end, or "" */
 };
 
 /* Adds the recorded columns o->archives name and starts o->record. 0, or
@@ -38,5 +39,9 @@ void archives_toggle_record(struct archives *a, char *status, size_t n);
 
 /* Ends the recording, if any. */
 void archives_close(struct archives *a);
+
+/* Why a recording stopped on an error during the run ("recording stopped:
+ * ..."), NULL when none did: the front ends then exit 1. */
+const char *archives_failed(const struct archives *a);
 
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/archives.h"
+#include "cli/report_out.h"
 #include "cli/quit_signals.h"
 #include "report/atomic_file.h"
 #include "report/baselines.h"
@@ -257,8 +258,9 @@ static int fill_text(FILE *f, void *arg, char *err, size_t errlen)
     return 0;
 }
 
-/* The text report to o->output (the JSON next to it) or to stdout (the
- * pair into the report directory). 0, or -1 (told on stderr). */
+/* The text report to o->output (the JSON next to it), to stdout alone
+ * (-o -), or to stdout and the pair into the report directory
+ * (cli/report_out.h). 0, or -1 (told on stderr). */
 static int write_reports(const struct options *o, struct session *s,
                          struct jobs *j)
 {
@@ -267,7 +269,14 @@ static int write_reports(const struct options *o, struct session *s,
     report_meta_now(&meta, clk, sizeof(clk));
     void *arg[3] = {s, j, &meta};
     int rc = 0;
-    if (o->output) {
+    if (report_out_stdout(o->output)) { /* -o -: no file */
+        report_text_write(stdout, s, j, &meta);
+        rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
+        if (rc < 0)
+            snprintf(err, sizeof(err),
+                     "cannot write the report on standard "
+                     "output");
+    } else if (o->output) {
         report_json_next_to(o->output, path, sizeof(path));
         rc = atomic_file_write_pair(o->output, fill_text, path, fill_json, arg,
                                     err, sizeof(err));
@@ -306,11 +315,8 @@ int batch_run(const struct options *o)
         return 2;
     }
     /* a report that cannot be written is known now, not after the runs */
-    if (o->output && atomic_file_check(o->output, err, sizeof(err)) < 0) {
-        fprintf(stderr,
-                "parallax: -o: %s; give a file in a directory you can "
-                "write\n",
-                err);
+    if (report_out_check(o->output, err, sizeof(err)) < 0) {
+        fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }
     if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
@@ -347,6 +353,8 @@ int batch_run(const struct options *o)
     if (archives.rec)
         wait_round(&s, &j, &hp);
     archives_close(&archives);
+    if (archives_failed(&archives))
+        rc = 1; /* said when it stopped */
     /* what was measured is reported, also after a failure or a signal */
     if (write_reports(o, &s, &j) < 0)
         rc = 1;

@@ -1,6 +1,7 @@
 /* See fleet_batch.h. The same poller, model, view and run as the fleet
  * screen; the loop waits on their wake pipe with a short timeout. */
 #include "cli/fleet_batch.h"
+#include "cli/report_out.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -90,13 +91,21 @@ static int fill_json(FILE *f, void *arg, char *err, size_t errlen)
     return -1;
 }
 
-/* The reports: o->output and the JSON next to it, or stdout and the pair
- * in the report directory. 0 or -1 (said on stderr). */
+/* The reports: o->output and the JSON next to it, stdout alone (-o -), or
+ * stdout and the pair in the report directory (cli/report_out.h). 0 or -1
+ * (said on stderr). */
 static int write_reports(const struct options *o, struct fleet_batch *b)
 {
     char err[512], path[4096];
     int rc;
-    if (o->output) {
+    if (report_out_stdout(o->output)) { /* -o -: no file */
+        fleet_report_text(stdout, &b->v, &b->m, &b->run);
+        rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
+        if (rc < 0)
+            snprintf(err, sizeof(err),
+                     "cannot write the report on standard "
+                     "output");
+    } else if (o->output) {
         report_json_next_to(o->output, path, sizeof(path));
         rc = atomic_file_write_pair(o->output, fill_text, path, fill_json, b,
                                     err, sizeof(err));
@@ -163,6 +172,10 @@ int fleet_batch_run(const struct options *o)
     if (suite_or_list_resolve(o->batch, wl, FLEET_WL_MAX, why, sizeof(why)) <
         0) { /* before anything starts */
         fprintf(stderr, "parallax: --batch: %s\n", why);
+        return 2;
+    }
+    if (report_out_check(o->output, why, sizeof(why)) < 0) {
+        fprintf(stderr, "parallax: %s\n", why); /* known before the run */
         return 2;
     }
     fleet_view_init(&b.v);

@@ -98,7 +98,10 @@ void options_usage(FILE *f)
             "here, the\n"
             "                          JSON next to it (default: stdout, "
             "JSON in\n"
-            "                          the report directory)\n"
+            "                          the report directory; -o -: stdout "
+            "alone); a new\n"
+            "                          or regular file, never a device or "
+            "FIFO\n"
             "      --report-dir=DIR    where s and --batch save reports "
             "(default\n"
             "                          $XDG_STATE_HOME/parallax or "
@@ -256,15 +259,26 @@ static int check_guests(const struct options *o, char *err, size_t errlen)
     return 0;
 }
 
-/* 0 when the theme exists (a file with an error in it is said on the
- * screen, which then shows the built-in theme), else -1 with err as the
- * screen says it. */
+/* 0 when the theme exists and reads without an error, else -1 with err:
+ * a theme named on the command line is bad input like any other argument
+ * (/etc/passwd, /dev/zero, a theme file with an error). One met later,
+ * with the t key, is said on the screen, which then shows the built-in
+ * theme. */
 static int check_theme(const char *name, char *err, size_t errlen)
 {
     struct theme_dirs d;
     struct theme t;
+    char why[256];
     theme_dirs_get(&d);
-    return theme_load(&d, name, &t, err, errlen) == -1 ? -1 : 0;
+    int rc = theme_load(&d, name, &t, why, sizeof(why));
+    if (rc == -2)
+        snprintf(err, errlen,
+                 "--theme: %s; fix the file or choose another theme "
+                 "(themes/README)",
+                 why);
+    else if (rc < 0)
+        snprintf(err, errlen, "%s", why);
+    return rc < 0 ? -1 : 0;
 }
 
 enum options_action options_parse(int argc, char **argv, struct options *o,

@@ -155,5 +155,5 @@ int text_mode_run(const struct options *o)
     archives_close(&archives);
     demo_guests_stop(&demos);
     session_close(&s);
-    return 0;
+    return archives_failed(&archives) ? 1 : 0; /* said when it stopped */
 }

@@ -107,8 +107,11 @@ static int find_file(const char *path, const char *label, bool labelled,
 {
     char base[4096], meta[4200];
     snprintf(base, sizeof(base), "%s", path);
+    snprintf(meta, sizeof(meta), "%s.meta", base);
     char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
-    if (dot && (!slash || dot > slash) &&
+    /* the base name first (PCP's name for an archive), which may end in
+     * digits as a volume does: STAMP is YYYYmmdd.HH.MM.SS */
+    if (access(meta, F_OK) != 0 && dot && (!slash || dot > slash) &&
         (strcmp(dot, ".meta") == 0 || strcmp(dot, ".index") == 0 ||
          (dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))))
         *dot = '\0';

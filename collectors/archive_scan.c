@@ -1,31 +1,24 @@
-/* See archive_scan.h. PCP reads a record cut short at a volume's end as
- * the end of the archive, so a copy cut short would pass for whole: the
- * volumes' framing (every record is its length, the body, the length
- * again) is walked here. PCP writes every record with one unbuffered
- * write (pmlogger as libpcp_import), so even an archive being written
- * ends with a whole record. A clock step shows where a record's timestamp
- * (the host's realtime) and parallax.fetch.host_mono (its monotonic
- * clock) advance by different amounts. */
+/* See archive_scan.h. The files' framing was checked before libpcp read
+ * them (archive_frame.h); what only libpcp's reading shows is checked
+ * here: a metric logged that the metadata does not describe (a .meta cut
+ * at a record's end), and a clock step, where a record's timestamp (the
+ * host's realtime) and parallax.fetch.host_mono (its monotonic clock)
+ * advance by different amounts. */
 #include "collectors/archive_scan.h"
 
-#include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <pcp/pmapi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/record_table.h"
 
-#define JUMP_MAX      1.0 /* s realtime and monotonic may part by */
-#define STILL_WRITTEN 60  /* s: a volume changed since is being logged */
-#define MAX_INST      64  /* workloads followed */
+#define JUMP_MAX      1.0  /* s realtime and monotonic may part by */
+#define MAX_INST      64   /* workloads followed */
+#define DESCRIBED_MAX 1024 /* metrics whose descriptor was looked up, a set */
 
 double archive_pos_time(const struct archive_index *ix, int k)
 {
@@ -45,92 +38,6 @@ static void when(double t, char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%d %H:%M:%S", localtime_r(&s, &tm));
 }
 
-/* --- framing --- */
-
-static int check_file(const char *path, char *err, size_t errlen)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    off_t off = 0;
-    int rc = 0;
-    while (off < st.st_size && rc == 0) {
-        uint32_t head, tail;
-        if (pread(fd, &head, 4, off) != 4) {
-            head = 0;
-        }
-        off_t len = (off_t)ntohl(head);
-        if (len < 8 || len > st.st_size - off) {
-            snprintf(err, errlen,
-                     "%s: truncated: its last record is cut short at byte "
-                     "%lld of %lld (a copy cut short?)",
-                     path, (long long)off, (long long)st.st_size);
-            rc = -1;
-        } else if (pread(fd, &tail, 4, off + len - 4) != 4 || tail != head) {
-            snprintf(err, errlen,
-                     "%s: corrupt: the record at byte %lld is not framed "
-                     "(its lengths differ)",
-                     path, (long long)off);
-            rc = -1;
-        }
-        off += len;
-    }
-    close(fd);
-    return rc;
-}
-
-/* True when name is STEM.N (a data volume) and, for a directory (stem
- * NULL), STEM.meta exists beside it. */
-static bool is_volume(const char *dir, const char *name, const char *stem)
-{
-    const char *dot = strrchr(name, '.');
-    if (!dot || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1))
-        return false;
-    size_t sl = (size_t)(dot - name);
-    if (stem)
-        return strlen(stem) == sl && strncmp(name, stem, sl) == 0;
-    char meta[4400];
-    snprintf(meta, sizeof(meta), "%s/%.*s.meta", dir, (int)sl, name);
-    return access(meta, F_OK) == 0;
-}
-
-int archive_check_volumes(const char *target, char *err, size_t errlen)
-{
-    char dir[4096];
-    const char *stem = NULL;
-    struct stat st;
-    snprintf(dir, sizeof(dir), "%s", target);
-    if (stat(target, &st) < 0 || !S_ISDIR(st.st_mode)) {
-        char *slash = strrchr(dir, '/');
-        stem = slash ? target + (slash - dir) + 1 : target;
-        if (slash)
-            *slash = '\0';
-        else
-            snprintf(dir, sizeof(dir), ".");
-    }
-    DIR *d = opendir(dir);
-    if (!d) {
-        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-        return -1;
-    }
-    int rc = 0;
-    struct dirent *e;
-    while (rc == 0 && (e = readdir(d))) {
-        if (!is_volume(dir, e->d_name, stem))
-            continue;
-        char path[8192];
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        rc = check_file(path, err, errlen);
-    }
-    closedir(d);
-    return rc;
-}
-
 /* --- the records --- */
 
 struct scan {
@@ -141,7 +48,9 @@ struct scan {
     double last[MAX_INST];
     double prev_t, prev_mono;
     bool gap_next;
-    int cap, rcap; /* of ix->pos and gap, of ix->runs */
+    int cap, rcap;                 /* of ix->pos and gap, of ix->runs */
+    pmID described[DESCRIBED_MAX]; /* open addressing; 0: empty */
+    int ndescribed;
 };
 
 static pmID lookup(const char *name)
@@ -230,6 +139,32 @@ static void note_ends(const struct scan *sc, struct archive_index *ix,
                 ix->runs[r].end = k;
 }
 
+/* True when every metric of the record has a descriptor in the archive's
+ * metadata: one cut at a record's end loses the last ones, and libpcp
+ * then gives their values with nothing to read them by. Each metric is
+ * looked up once. */
+static bool described(struct scan *sc, const pmHighResResult *rp, pmID *lacks)
+{
+    for (int i = 0; i < rp->numpmid; i++) {
+        pmID id = rp->vset[i]->pmid;
+        unsigned h = (unsigned)id * 2654435761u % DESCRIBED_MAX;
+        while (sc->described[h] && sc->described[h] != id)
+            h = (h + 1) % DESCRIBED_MAX;
+        if (sc->described[h] == id)
+            continue;
+        pmDesc d;
+        if (pmLookupDesc(id, &d) < 0) {
+            *lacks = id;
+            return false;
+        }
+        if (id != 0 && sc->ndescribed < DESCRIBED_MAX / 2) {
+            sc->described[h] = id;
+            sc->ndescribed++;
+        }
+    }
+    return true;
+}
+
 /* One record (not a mark): its position, runs and clock. */
 static int take_record(struct scan *sc, struct archive_index *ix,
                        const pmHighResResult *rp, const char *target, char *err,
@@ -237,6 +172,16 @@ static int take_record(struct scan *sc, struct archive_index *ix,
 {
     double t = ts_sec(&rp->timestamp);
     const pmValueSet *vs;
+    pmID lacks;
+    if (!described(sc, rp, &lacks)) {
+        char at[32], id[32];
+        when(t, at, sizeof(at));
+        snprintf(err, errlen,
+                 "%s: corrupt: its record of %s holds metric %s, which its "
+                 "metadata does not describe (a .meta cut short?)",
+                 target, at, pmIDStr_r(lacks, id, sizeof(id)));
+        return -1;
+    }
     if (vset_of(rp, sc->rtt))
         ix->ours = true;
     if ((vs = vset_of(rp, sc->mono))) {

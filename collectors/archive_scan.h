@@ -1,5 +1,5 @@
 /* Reading a recording through once when it opens: whether it is whole
- * (every record framed, none corrupt, the host's clock steady), the
+ * (none corrupt, every metric described, the host's clock steady), the
  * positions a replay steps through, and where workload runs start, for
  * lining recorded runs up with live ones. Used by archive_source.c. */
 #ifndef PARALLAX_ARCHIVE_SCAN_H
@@ -33,12 +33,6 @@ struct archive_index {
  * wrong. */
 int archive_scan(int ctx, const char *target, struct archive_index *ix,
                  char *err, size_t errlen);
-
-/* Checks the framing of every data volume of target (an archive's base
- * name or a directory of archives): each record's length before and
- * after it agree and the last one is whole. 0, or -1 with one line in
- * err. */
-int archive_check_volumes(const char *target, char *err, size_t errlen);
 
 /* The time of position k, s since the epoch. */
 double archive_pos_time(const struct archive_index *ix, int k);

@@ -1,6 +1,7 @@
-/* See archive_source.h. The sampler fetches on the session's grid; each
- * fetch moves the replay clock on by the live time since the last one
- * times the speed and shows the newest position it has passed (a
+/* See archive_source.h: backend_archive_reader, which runs in the
+ * archive reader's process (parallax_archive.c). The sampler fetches on the
+ * session's grid; each fetch moves the replay clock on by the live time since
+ * the last one times the speed and shows the newest position it has passed (a
  * position the clock skipped is not shown: rates then span two records,
  * as they would live). A paused or ended replay answers "again": no new
  * record, only where it stands. parallax's own recordings are read record
@@ -135,10 +136,6 @@ static void *arch_open(const char *target, char *err, size_t errlen)
     struct pcp_extra extra = {
         .names = a->names, .n = EX_COUNT, .decode = decode_extra, .arg = a};
     char why[256];
-    if (archive_check_volumes(target, err, errlen) < 0) {
-        arch_free(a);
-        return NULL;
-    }
     a->pcp =
         pcp_source_open(PM_CONTEXT_ARCHIVE, target, &extra, why, sizeof(why));
     if (!a->pcp) {
@@ -341,16 +338,7 @@ static void arch_close(void *state)
     arch_free(state);
 }
 
-int archive_check(const char *target, char *err, size_t errlen)
-{
-    void *a = arch_open(target, err, errlen);
-    if (!a)
-        return -1;
-    arch_close(a);
-    return 0;
-}
-
-const struct backend backend_archive = {
+const struct backend backend_archive_reader = {
     .name = "archive",
     .global_init = pcp_source_global_init,
     .open = arch_open,

@@ -3,6 +3,10 @@
  * the live sources feed, at the pace it was recorded, on a replay clock
  * the main loop steers with stores (replay controls below). What the
  * archive lacks stays missing; its clock rows need parallax's recording.
+ * An archive is a file from anywhere, and libpcp crashes on some: its
+ * files are checked first (archive_frame.h), and it is read in a process
+ * of its own (archive_child.c, parallax-archive running
+ * backend_archive_reader), whose crash or hang costs only its column.
  *
  * A target is an archive's base name (DIR/STAMP, without .meta) or a
  * directory of one host's archives (PCP reads them as one). */
@@ -11,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "collectors/backend.h"
 #include "core/source_spec.h"
 
 /* The store name the replay controls go to (sampler_store; stores into
@@ -31,8 +36,11 @@ int archive_find(const char *arg, struct source_spec *out, int max, char *err,
 
 /* Opens target as the backend would and reads it through: 0, or -1 with
  * one line in err naming it and what is wrong (not an archive, corrupt,
- * cut short, none of parallax's metrics, the host's clock jumped). Needs
- * backend_archive.global_init to have run. */
+ * cut short, none of parallax's metrics, the host's clock jumped, a file
+ * that is no regular file, libpcp crashed or hung reading it). */
 int archive_check(const char *target, char *err, size_t errlen);
+
+/* The reader itself, in this process: what parallax-archive runs. */
+extern const struct backend backend_archive_reader;
 
 #endif

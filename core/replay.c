@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "collectors/archive_source.h"
-#include "collectors/backend.h"
 #include "core/diag.h"
 
 #define SPEED_MIN 0.125
@@ -32,8 +31,6 @@ int replay_open(struct replay *r, struct session *s, const char *const *args,
 {
     memset(r, 0, sizeof(*r));
     r->speed = 1;
-    if (n > 0)
-        backend_archive.global_init();
     for (int i = 0; i < n; i++) {
         struct source_spec spec[SESSION_MAX_SOURCES];
         char why[512];

@@ -57,12 +57,35 @@ static int pick(const char *path, const char *source, struct source_spec *out,
     return -1;
 }
 
+/* The reason a fetch of target failed, naming it. */
+static void fetch_error(const char *target, const struct sample *smp, char *err,
+                        size_t errlen)
+{
+    if (strncmp(smp->error, target, strlen(target)) == 0)
+        snprintf(err, errlen, "%s", smp->error);
+    else
+        snprintf(err, errlen,
+                 "%s: cannot read its last records: %s (pmlogcheck %s "
+                 "tells more)",
+                 target, smp->error[0] ? smp->error : "no reason given",
+                 target);
+}
+
+/* The reason a replay control failed, naming target. */
+static void store_error(const char *target, const char *msg, char *err,
+                        size_t errlen)
+{
+    if (strncmp(msg, target, strlen(target)) == 0)
+        snprintf(err, errlen, "%s", msg);
+    else
+        snprintf(err, errlen, "%s: cannot replay its end: %s", target, msg);
+}
+
 /* Replays target's last records into m. */
 static int read_end(const char *target, struct source_model *m, char *err,
                     size_t errlen)
 {
     const struct backend *be = &backend_archive;
-    be->global_init();
     void *st = be->open(target, err, errlen);
     struct sample *smp = calloc(1, sizeof(*smp));
     int rc = st && smp ? 0 : -1;
@@ -71,15 +94,16 @@ static int read_end(const char *target, struct source_model *m, char *err,
     if (rc == 0) { /* the first record first: what the source is */
         rc = be->fetch(st, smp) < 0 ? -1 : 0;
         if (rc < 0)
-            snprintf(err, errlen, "%s", smp->error);
+            fetch_error(target, smp, err, errlen);
     }
-    if (rc == 0)
-        rc = be->store(st, ARCHIVE_CONTROL, cmd, msg, sizeof(msg));
+    if (rc == 0 &&
+        (rc = be->store(st, ARCHIVE_CONTROL, cmd, msg, sizeof(msg))) < 0)
+        store_error(target, msg, err, errlen);
     while (rc == 0) {
         memset(smp, 0, sizeof(*smp));
         int got = be->fetch(st, smp);
         if (got < 0) {
-            snprintf(err, errlen, "%s", smp->error);
+            fetch_error(target, smp, err, errlen);
             rc = -1;
             break;
         }
@@ -88,6 +112,8 @@ static int read_end(const char *target, struct source_model *m, char *err,
             break; /* the end was shown */
         model_update(m, smp);
         rc = be->store(st, ARCHIVE_CONTROL, "step", msg, sizeof(msg));
+        if (rc < 0)
+            store_error(target, msg, err, errlen);
     }
     if (!smp)
         snprintf(err, errlen, "out of memory");

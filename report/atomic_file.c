@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/file_kind.h"
+
 #define TMP_PREFIX  ".parallax-tmp-"
 #define NAME_TRIES  100
 #define LEGACY_STEM ".parallax-" /* before: ".parallax-<stem>.json.XXXXXX" */
@@ -377,6 +379,9 @@ int atomic_file_write_pair(const char *path_a, atomic_fill fill_a,
                            char *err, size_t errlen)
 {
     struct atomic_file a, b;
+    if (atomic_file_target_ok(path_a, err, errlen) < 0 ||
+        atomic_file_target_ok(path_b, err, errlen) < 0)
+        return -1; /* a device, a FIFO: never renamed over */
     if (atomic_file_stage(&a, path_a, fill_a, arg, err, errlen) < 0)
         return -1;
     if (atomic_file_stage(&b, path_b, fill_b, arg, err, errlen) < 0) {
@@ -404,6 +409,8 @@ int atomic_file_write(const char *path, atomic_fill fill, void *arg, char *err,
                       size_t errlen)
 {
     struct atomic_file a;
+    if (atomic_file_target_ok(path, err, errlen) < 0)
+        return -1;
     if (atomic_file_stage(&a, path, fill, arg, err, errlen) < 0)
         return -1;
     int rc = atomic_file_publish(&a, path, true, err, errlen);
@@ -417,13 +424,20 @@ static int fill_nothing(FILE *f, void *arg, char *err, size_t errlen)
     return 0;
 }
 
-int atomic_file_check(const char *path, char *err, size_t errlen)
+int atomic_file_target_ok(const char *path, char *err, size_t errlen)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "cannot write %s: it is a directory", path);
+    if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
+        return 0;
+    snprintf(err, errlen, "cannot write %s: it is %s, not a regular file", path,
+             file_kind(st.st_mode));
+    return -1;
+}
+
+int atomic_file_check(const char *path, char *err, size_t errlen)
+{
+    if (atomic_file_target_ok(path, err, errlen) < 0)
         return -1;
-    }
     struct atomic_file a;
     if (atomic_file_stage(&a, path, fill_nothing, NULL, err, errlen) < 0)
         return -1;

@@ -63,10 +63,17 @@ void atomic_file_discard(struct atomic_file *a);
 int atomic_file_write(const char *path, atomic_fill fill, void *arg, char *err,
                       size_t errlen);
 
-/* Whether atomic_file_write could write path: it names no directory, and
- * its directory exists and takes a new file (one is made and dropped,
- * leaving nothing). 0, or -1 with one line in err naming path and the
- * cause. */
+/* 0 when path names nothing yet or a regular file (also through a
+ * symbolic link): what the writers here replace. A device, a FIFO, a
+ * socket or a directory is never renamed over (as root, -o /dev/null
+ * would have replaced /dev/null): -1 with one line in err. The writers
+ * check it themselves, just before they write. */
+int atomic_file_target_ok(const char *path, char *err, size_t errlen);
+
+/* Whether atomic_file_write could write path: it names nothing yet or a
+ * regular file (atomic_file_target_ok), and its directory exists and
+ * takes a new file (one is made and dropped, leaving nothing). 0, or -1
+ * with one line in err naming path and the cause. */
 int atomic_file_check(const char *path, char *err, size_t errlen);
 
 /* For tests: behave as on a file system without O_TMPFILE (named, locked

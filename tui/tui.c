@@ -499,5 +499,9 @@ int tui_run(const struct options *o)
         dup2(real_stderr, STDERR_FILENO);
         close(real_stderr);
     }
-    return sig ? 128 + sig : 0; /* the shell's convention for signals */
+    if (archives_failed(&archives))
+        fprintf(stderr, "parallax: %s\n", archives_failed(&archives));
+    if (sig)
+        return 128 + sig; /* the shell's convention for signals */
+    return archives_failed(&archives) ? 1 : 0;
 }

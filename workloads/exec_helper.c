@@ -17,39 +17,42 @@
 
 static char hello_path[PATH_MAX];
 
-/* True when dir/name fits and is a file we may execute; it is then in
- * hello_path. */
-static int try_dir(const char *dir, size_t dirlen, const char *name)
+/* True when dir/name fits in buf and is a file we may execute. */
+static int try_dir(const char *dir, size_t dirlen, const char *name, char *buf,
+                   size_t n)
 {
-    int n = snprintf(hello_path, sizeof hello_path, "%.*s/%s", (int)dirlen, dir,
-                     name);
+    int len = snprintf(buf, n, "%.*s/%s", (int)dirlen, dir, name);
     struct stat st;
-    return dirlen > 0 && n > 0 && (size_t)n < sizeof hello_path &&
-           stat(hello_path, &st) == 0 && S_ISREG(st.st_mode) &&
-           access(hello_path, X_OK) == 0;
+    return dirlen > 0 && len > 0 && (size_t)len < n && stat(buf, &st) == 0 &&
+           S_ISREG(st.st_mode) && access(buf, X_OK) == 0;
 }
 
-static const char *find_helper(const char *name)
+const char *wl_helper_find(const char *name, char *buf, size_t n)
 {
     const char *env = getenv("PARALLAX_LIBEXEC");
-    if (env && try_dir(env, strlen(env), name))
-        return hello_path;
+    if (env && try_dir(env, strlen(env), name, buf, n))
+        return buf;
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len > 0) {
         exe[len] = '\0';
         const char *slash = strrchr(exe, '/');
-        if (slash && try_dir(exe, (size_t)(slash - exe), name))
-            return hello_path;
+        if (slash && try_dir(exe, (size_t)(slash - exe), name, buf, n))
+            return buf;
         char rel[PATH_MAX + 32];
         snprintf(rel, sizeof rel, "%.*s/../libexec/parallax",
                  slash ? (int)(slash - exe) : 0, exe);
-        if (slash && try_dir(rel, strlen(rel), name))
-            return hello_path;
+        if (slash && try_dir(rel, strlen(rel), name, buf, n))
+            return buf;
     }
-    if (try_dir(PARALLAX_LIBEXEC, strlen(PARALLAX_LIBEXEC), name))
-        return hello_path;
+    if (try_dir(PARALLAX_LIBEXEC, strlen(PARALLAX_LIBEXEC), name, buf, n))
+        return buf;
     return NULL;
+}
+
+static const char *find_helper(const char *name)
+{
+    return wl_helper_find(name, hello_path, sizeof hello_path);
 }
 
 const char *wl_hello_path(void)

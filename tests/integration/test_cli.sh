@@ -38,6 +38,12 @@ expect_fail 2 "unknown theme 'no-such-theme'; available: .*light" \
     "$bin" --text -n 1 --theme no-such-theme
 expect_fail 2 "unknown theme 'no-such-theme'" \
     "$bin" --batch quick --theme no-such-theme
+# issue 24: a file that is no theme was taken, and the built-in theme
+# shown without a word, where an unknown name exits 2
+expect_fail 2 "^parallax: --theme: /etc/passwd:1: expected 'role = colour" \
+    "$bin" --text -n 1 --theme /etc/passwd
+expect_fail 2 "^parallax: --theme: /dev/zero: not a regular file" \
+    "$bin" --text -n 1 --theme /dev/zero
 expect_fail 2 "argument 2 \('\?\[2J'\) holds a control character" \
     "$bin" --text $'\e[2J'
 # a name that does not resolve is not "No route to host"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # make install honours DESTDIR and PREFIX: into a temporary root it puts
-# the binaries, the exec helpers, the man pages, the themes and the PMDA's
+# the binaries, the exec helpers and the archive reader, the man pages, the themes and the PMDA's
 # files, nothing else; the installed binaries answer --version and find
 # their helper under the new PREFIX; each man page renders without a
 # warning and names every long option its program's --help lists.
@@ -25,6 +25,7 @@ want="usr/bin/parallax 755
 usr/bin/parallax-run 755
 usr/libexec/parallax/parallax-hello 755
 usr/libexec/parallax/parallax-hello-dyn 755
+usr/libexec/parallax/parallax-archive 755
 usr/share/man/man1/parallax.1 644
 usr/share/man/man1/parallax-run.1 644
 usr/share/man/man1/pmdaparallax.1 644
@@ -42,7 +43,7 @@ while read -r f mode; do
 done <<<"$want"
 # nothing outside these places (the themes are the theme helper's list)
 stray=$(cd "$root" && find . -type f | sed 's|^\./||' |
-    grep -vE "^(usr/bin/parallax(-run)?|usr/libexec/parallax/parallax-hello(-dyn)?|usr/share/man/man1/(parallax|parallax-run|pmdaparallax)\.1|usr/share/parallax/themes/[^/]+|$pmdas/parallax/[^/]+)$")
+    grep -vE "^(usr/bin/parallax(-run)?|usr/libexec/parallax/parallax-(hello(-dyn)?|archive)|usr/share/man/man1/(parallax|parallax-run|pmdaparallax)\.1|usr/share/parallax/themes/[^/]+|$pmdas/parallax/[^/]+)$")
 [ -z "$stray" ] || fail "installed where it should not: $stray"
 echo "ok: make install DESTDIR=... PREFIX=/usr: $(cd "$root" && find . -type f | wc -l) files where they belong"
 
@@ -56,7 +57,13 @@ echo "ok: make install DESTDIR=... PREFIX=/usr: $(cd "$root" && find . -type f |
 # build tree's
 env -u PARALLAX_LIBEXEC "$root/usr/bin/parallax-run" -r 1 -d 0.05 -w 0 \
     fork-exec >"$root/run.out" 2>&1 || { cat "$root/run.out"; fail "installed fork-exec"; }
-echo "ok: installed binaries answer --version and find their helper"
+# ... and the installed parallax reads an archive with the reader
+# installed beside it (libexec/parallax)
+"$here/$build/parallax" --record "$root/rec" --text -n 2 -t 0.2 >/dev/null 2>&1 ||
+    fail "a recording to replay"
+env -u PARALLAX_LIBEXEC "$root/usr/bin/parallax" -a "$root/rec" --text -n 1 \
+    -t 0.2 >"$root/run.out" 2>&1 || { cat "$root/run.out"; fail "installed -a"; }
+echo "ok: installed binaries answer --version and find their helpers"
 
 # every long option of a program's --help in its man page, written \-\-NAME
 options_in() { grep -oE -- '--[a-z][a-z-]+' | sort -u; }

@@ -1,12 +1,13 @@
 #!/bin/bash
 # Themes on the real screen (tmux): --theme light starts in light's
 # colours; t goes to the next theme and the status line names it; a theme
-# with an error (in $XDG_CONFIG_HOME) shows file:line: on the status line
-# while parallax keeps running in the built-in look; NO_COLOR leaves no
+# with an error (in $XDG_CONFIG_HOME) met with t shows file:line: on the
+# status line while parallax keeps running in the built-in look; NO_COLOR leaves no
 # colour in the escape sequences (tmux capture-pane -e), only attributes;
 # an 8-colour terminal gets 256-colour themes brought down to its colours.
-# Also: an unknown --theme is one line and exit 2, the installed themes
-# (make install-themes) are found through PARALLAX_THEMES.
+# Also: an unknown --theme, or one with an error, is one line and exit 2,
+# the installed themes (make install-themes) are found through
+# PARALLAX_THEMES.
 set -u
 . "$(dirname "$0")/../lib.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -71,11 +72,10 @@ wait_for 5 has '^ theme default *$' || { screen; fail "t did not go on to defaul
 echo "ok: t -> broken (file:line: on the status line) -> default"
 quit
 
-# the broken theme at start: the same message, and parallax runs
-THEME_ARGS="--theme broken" start
-has "^ $broken:3: unknown colour 'purple'" || { screen; fail "no error at start"; }
-quit
-echo "ok: --theme broken starts with the built-in theme and says why"
+# the broken theme named on the command line: bad input, as an unknown
+# name is (issue 24), one line with file:line: and exit 2
+expect_fail 2 "^parallax: --theme: $broken:3: unknown colour 'purple'" \
+    "$bin" --theme broken
 
 # NO_COLOR: attributes only, whatever the theme
 THEME_ARGS="--theme high-contrast" start
