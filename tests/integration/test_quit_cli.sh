@@ -39,7 +39,7 @@ rc=$?
 wait_for 5 agent_not_running "$port" syscall-null || fail "the guest's run goes on after SIGHUP"
 echo "ok: --batch on SIGHUP: exit 129, report pair written, guest's run stopped"
 
-expect_fail 2 '^parallax: -o: cannot write /nonexistent/dir/x\.txt: No such file or directory; give a file in a directory you can write$' \
+expect_fail 2 '^parallax: -o: cannot write /nonexistent/dir/x\.txt: No such file or directory; give a new or regular file in a directory you can write \(-o - for standard output alone\)$' \
     "$bin" --batch quick -o /nonexistent/dir/x.txt
 expect_fail 2 "^parallax: -o: cannot write $work: it is a directory" \
     "$bin" --batch quick -o "$work"
