@@ -17,7 +17,8 @@ endif
 
 pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
 
-# Each floor sees only the libraries it may include (docs/hacking.md): PCP and
+# Each floor sees only the libraries it may include (docs/hacking.md, the
+# floors; scripts/check_includes.sh reads the sources for it): PCP and
 # libgtop for collectors/ and pmda/, PCP's archive writer (libpcp_import)
 # for archive/, curses for tui/ only.
 BASE_CFLAGS  = $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -I. -MMD -MP
@@ -36,7 +37,8 @@ TEST_LIBS    = $(call pc,--libs,cmocka libpcp_import libpcp libcrypto \
                jansson libcurl) \
                -lpthread -lm -ldl
 
-# The floors, bottom to top (docs/hacking.md), whose code is libparallax.a: one source
+# The floors, bottom to top (docs/hacking.md; scripts/check_includes.sh
+# holds every include to them), whose code is libparallax.a: one source
 # list per floor, so every file of a floor is built. A new floor is a word
 # here and a line of the floors table. The screen (tui/) and the guest
 # agent (pmda/) are programs of their own on top of it.
@@ -98,9 +100,10 @@ run: deps
 	@$(MAKE) --no-print-directory build guest
 	./$(PARALLAX) $(ARGS)
 
-# All tests: format, unit (cmocka), integration (real PCP), screen (tmux).
+# All tests: format, the floors' includes, unit (cmocka), integration
+# (real PCP), screen (tmux).
 check: deps
-	@$(MAKE) --no-print-directory format-check
+	@$(MAKE) --no-print-directory format-check include-check
 	@$(MAKE) --no-print-directory build guest
 	@./tests/run_all.sh $(BUILD)
 
@@ -139,6 +142,12 @@ format:
 
 format-check:
 	@clang-format --dry-run -Werror $(FORMAT_FILES) && echo "format: ok"
+
+# Includes point down the floors; curses, PCP and the other libraries only
+# where the floors table of docs/hacking.md lets them.
+.PHONY: include-check
+include-check:
+	@./scripts/check_includes.sh
 
 $(BUILD)/collectors/%.o $(BUILD)/pmda/%.o: XCFLAGS = $(PCP_CFLAGS)
 $(BUILD)/archive/%.o: XCFLAGS = $(ARCHIVE_CFLAGS)
