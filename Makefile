@@ -17,9 +17,10 @@ endif
 
 pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
 
-# Each layer sees only the headers it may include (../shared/STYLE.md):
-# PCP and libgtop for collectors/ and pmda/, PCP's archive writer
-# (libpcp_import) for archive/, curses for tui/ only.
+# Each floor sees only the libraries it may include (docs/hacking.md, the
+# floors; scripts/check_includes.sh reads the sources for it): PCP and
+# libgtop for collectors/ and pmda/, PCP's archive writer (libpcp_import)
+# for archive/, curses for tui/ only.
 BASE_CFLAGS  = $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -I. -MMD -MP
 PCP_CFLAGS   = $(call pc,--cflags,libpcp libpcp_pmda libgtop-2.0)
 ARCHIVE_CFLAGS = $(call pc,--cflags,libpcp libpcp_import)
@@ -36,25 +37,28 @@ TEST_LIBS    = $(call pc,--libs,cmocka libpcp_import libpcp libcrypto \
                jansson libcurl) \
                -lpthread -lm -ldl
 
-# The ncurses-free heart and its rooms: the model (core/), the cells and
-# numbers every front end shows (view/), reports (report/), themes
-# (theme/), the command line and the front ends without a screen (cli/),
-# the demo guest's launcher (guest/demo_guest*.c; the rest of guest/
-# builds and boots the guest itself), and recording (archive/).
-CORE_SRC := $(foreach d,core view report theme cli archive,$(wildcard $(d)/*.c))
-# The launcher's objects stay out of $(BUILD)/guest, which holds the image
-# (and is a link to the ordinary build's under make asan).
-LAUNCH_SRC := $(wildcard guest/demo_guest*.c)
-LAUNCH_OBJ := $(LAUNCH_SRC:guest/%.c=$(BUILD)/guest-launcher/%.o)
-# the archive reader's main (parallax-archive) is a program of its own
-COLL_SRC := $(filter-out collectors/parallax_archive.c,\
-    $(wildcard collectors/*.c))
-# The fleet (fleet/, issue 20): pmproxy's REST interface through libcurl
-# and jansson; no PCP headers.
-FLEET_SRC := $(wildcard fleet/*.c)
-WL_SRC   := $(filter-out workloads/parallax_run.c,$(wildcard workloads/*.c))
+# The floors, bottom to top (docs/hacking.md; scripts/check_includes.sh
+# holds every include to them), whose code is libparallax.a: one source
+# list per floor, so every file of a floor is built. A new floor is a word
+# here and a line of the floors table. The screen (tui/) and the guest
+# agent (pmda/) are programs of their own on top of it.
+LIB_FLOORS := base workloads core runner collectors session fleet guest \
+    view theme report archive cli
+# the mains of parallax-run and parallax-archive (the archive reader) are
+# programs of their own, not library code
+MAINS := runner/parallax_run.c collectors/parallax_archive.c
+floor_src = $(filter-out $(MAINS),$(wildcard $(1)/*.c))
+$(foreach f,$(LIB_FLOORS),$(eval SRC_$(f) := $(call floor_src,$(f))))
+# guest/ is the demo guest's launcher (guest/demo_guest*.c); the rest of
+# guest/ builds and boots the guest itself (guest/clock_sync.c is built
+# into its image). The launcher's objects stay out of $(BUILD)/guest,
+# which holds the image (and is a link to the ordinary build's under make
+# asan).
+SRC_guest := $(wildcard guest/demo_guest*.c)
+LAUNCH_OBJ := $(SRC_guest:guest/%.c=$(BUILD)/guest-launcher/%.o)
+WL_SRC   := $(SRC_workloads)
 TUI_SRC  := $(wildcard tui/*.c)
-LIB_SRC  := $(CORE_SRC) $(COLL_SRC) $(FLEET_SRC) $(WL_SRC)
+LIB_SRC  := $(foreach f,$(filter-out guest,$(LIB_FLOORS)),$(SRC_$(f)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LAUNCH_OBJ)
 TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
 UNIT_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -96,9 +100,10 @@ run: deps
 	@$(MAKE) --no-print-directory build guest
 	./$(PARALLAX) $(ARGS)
 
-# All tests: format, unit (cmocka), integration (real PCP), screen (tmux).
+# All tests: format, the floors' includes, unit (cmocka), integration
+# (real PCP), screen (tmux).
 check: deps
-	@$(MAKE) --no-print-directory format-check
+	@$(MAKE) --no-print-directory format-check include-check
 	@$(MAKE) --no-print-directory build guest
 	@./tests/run_all.sh $(BUILD)
 
@@ -138,14 +143,21 @@ format:
 format-check:
 	@clang-format --dry-run -Werror $(FORMAT_FILES) && echo "format: ok"
 
+# Includes point down the floors; curses, PCP and the other libraries only
+# where the floors table of docs/hacking.md lets them.
+.PHONY: include-check
+include-check:
+	@./scripts/check_includes.sh
+
 $(BUILD)/collectors/%.o $(BUILD)/pmda/%.o: XCFLAGS = $(PCP_CFLAGS)
 $(BUILD)/archive/%.o: XCFLAGS = $(ARCHIVE_CFLAGS)
 $(BUILD)/tui/%.o: XCFLAGS = $(CURSES_CFLAGS)
 $(BUILD)/report/%.o: XCFLAGS = $(call pc,--cflags,jansson)
 $(BUILD)/fleet/%.o: XCFLAGS = $(call pc,--cflags,libcurl jansson)
 $(BUILD)/theme/%.o: XCFLAGS = -DPARALLAX_THEMEDIR='"$(THEMEDIR)"'
-$(BUILD)/workloads/%.o: XCFLAGS = $(call pc,--cflags,libcrypto) \
-    -DPARALLAX_LIBEXEC='"$(LIBEXECDIR)"'
+$(BUILD)/workloads/%.o: XCFLAGS = $(call pc,--cflags,libcrypto)
+# where the helper programs are installed (base/exec_helper.c)
+$(BUILD)/base/%.o: XCFLAGS = -DPARALLAX_LIBEXEC='"$(LIBEXECDIR)"'
 $(BUILD)/tests/%.o: XCFLAGS = $(TEST_CFLAGS) $(PCP_CFLAGS)
 # The CPU loops are compiled as UnixBench compiles dhry2reg and whetstone
 # (-O3 -ffast-math), so that their figures can agree; not its
@@ -169,7 +181,7 @@ $(LIBPARALLAX): $(LIB_OBJ)
 $(PARALLAX): $(TUI_OBJ) $(LIBPARALLAX)
 	$(CC) $(SAN) -o $@ $(TUI_OBJ) $(LIBPARALLAX) $(LIBS)
 
-$(PARALLAX_RUN): $(BUILD)/workloads/parallax_run.o $(LIBPARALLAX)
+$(PARALLAX_RUN): $(BUILD)/runner/parallax_run.o $(LIBPARALLAX)
 	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(RUN_LIBS)
 
 $(ARCHIVE_READER): $(BUILD)/collectors/parallax_archive.o $(LIBPARALLAX)
@@ -277,12 +289,13 @@ install-themes:
 # without libFuzzer (tests/integration/test_archive_fuzz.sh).
 FUZZ_TIME ?= 60
 FUZZERS := theme report control text archive
-FUZZ_SRC_theme := theme/theme.c theme/theme_color.c core/safe_text.c
+FUZZ_SRC_theme := theme/theme.c theme/theme_color.c base/safe_text.c
 FUZZ_SRC_report := report/report_read.c core/model.c core/clock_model.c \
     core/cpu_share.c \
-    core/history.c core/rate.c core/metrics.c core/safe_text.c core/time_map.c
-FUZZ_SRC_control := pmda/control.c $(WL_SRC) core/safe_text.c
-FUZZ_SRC_text := core/source_spec.c core/safe_text.c
+    core/history.c core/rate.c core/metrics.c base/safe_text.c core/time_map.c
+FUZZ_SRC_control := pmda/control.c $(WL_SRC) $(SRC_runner) \
+    base/exec_helper.c base/safe_text.c
+FUZZ_SRC_text := core/source_spec.c base/safe_text.c
 # archives through -a's and --baseline's path; libpcp reads them in
 # parallax-archive (the ordinary build's), whose crashes are findings
 # (fuzz/fuzz_archive.c); seeds: a fresh recording and its mutations
@@ -290,8 +303,8 @@ FUZZ_SRC_archive := collectors/archive_frame.c collectors/archive_child.c \
     collectors/archive_wire.c collectors/archive_find.c \
     report/archive_baseline.c core/model.c core/clock_model.c \
     core/cpu_share.c core/history.c core/rate.c core/metrics.c \
-    core/safe_text.c core/clock.c core/time_map.c core/file_kind.c \
-    workloads/exec_helper.c
+    base/safe_text.c base/clock.c core/time_map.c base/file_kind.c \
+    base/exec_helper.c
 FUZZ_LIBS_report := $(call pc,--libs,jansson) -lm
 FUZZ_LIBS_control := $(call pc,--libs,libcrypto) -lm -lpthread
 FUZZ_SEEDS_theme := themes

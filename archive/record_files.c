@@ -5,7 +5,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pcp/pmapi.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include <pcp/pmapi.h>
 
 #define FIRST_ROOM (32 * 1024) /* the first record brings the metadata */
 #define SPARE_ROOM (8 * 1024)  /* the end mark, the index's last entry */

@@ -3,11 +3,11 @@
  * freed, between records. */
 #include "archive/record_values.h"
 
-#include <pcp/import.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pcp/import.h>
 
 #define ALIGN 8
 

@@ -7,9 +7,9 @@
 #ifndef PARALLAX_RECORD_VALUES_H
 #define PARALLAX_RECORD_VALUES_H
 
-#include <pcp/pmapi.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <pcp/pmapi.h>
 
 struct record_values {
     bool text; /* the next record goes through the text calls */

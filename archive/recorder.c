@@ -10,24 +10,24 @@
 #include "archive/recorder.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <math.h>
-#include <pcp/pmapi.h>
-#include <pcp/import.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <pcp/pmapi.h>
+#include <pcp/import.h>
 
-#include "core/clock.h"
-#include "core/diag.h"
-#include "core/file_kind.h"
-#include "core/record_table.h"
 #include "archive/record_files.h"
 #include "archive/record_values.h"
-#include "core/version.h"
+#include "base/clock.h"
+#include "base/diag.h"
+#include "base/file_kind.h"
+#include "base/version.h"
+#include "core/record_table.h"
 #include "report/report.h"
 #include "view/view.h"
 #include "workloads/extras.h"

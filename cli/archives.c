@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "archive/recorder.h"
-#include "core/clock.h"
+#include "base/clock.h"
 #include "report/report.h"
 
 int archives_open(struct archives *a, struct session *s,

@@ -1,5 +1,5 @@
 /* Recording and replay for every front end: the recorded columns -a
- * names (core/replay.h) and the recording --record (or the r key) makes
+ * names (session/replay.h) and the recording --record (or the r key) makes
  * (archive/recorder.h), opened, ticked and closed the same way by the
  * screen, --text and --batch. */
 #ifndef PARALLAX_ARCHIVES_H
@@ -9,9 +9,9 @@
 #include <stddef.h>
 
 #include "cli/options.h"
-#include "core/jobs.h"
-#include "core/replay.h"
-#include "core/session.h"
+#include "session/jobs.h"
+#include "session/replay.h"
+#include "session/session.h"
 
 struct archives {
     struct replay replay;

@@ -6,7 +6,7 @@
  * source that cannot take one, is noted in its cell and counted; the
  * batch goes on. */
 #include "cli/batch.h"
-#include "core/clock.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,19 +19,19 @@
 #include <unistd.h>
 
 #include "cli/archives.h"
-#include "cli/report_out.h"
 #include "cli/quit_signals.h"
+#include "cli/report_out.h"
+#include "guest/demo_guests.h"
 #include "report/atomic_file.h"
 #include "report/baselines.h"
-#include "guest/demo_guests.h"
-#include "core/host_probe.h"
-#include "core/jobs.h"
 #include "report/report.h"
 #include "report/report_json.h"
 #include "report/report_text.h"
-#include "core/session.h"
+#include "runner/suites.h"
+#include "session/host_probe.h"
+#include "session/jobs.h"
+#include "session/session.h"
 #include "workloads/registry.h"
-#include "workloads/suites.h"
 
 #define FIRST_ANSWER_WAIT 15.0 /* s for every guest's first answer */
 #define SETTLE_FETCHES    5    /* fetches the last stamps may wait for */

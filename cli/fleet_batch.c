@@ -13,16 +13,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/clock.h"
-#include "fleet/fleet_poll.h"
+#include "base/clock.h"
 #include "collectors/sampler.h"
+#include "fleet/fleet_poll.h"
 #include "fleet/fleet_run.h"
 #include "fleet/http.h"
 #include "report/atomic_file.h"
 #include "report/fleet_report.h"
 #include "report/report.h"
+#include "runner/suites.h"
 #include "view/fleet_view.h"
-#include "workloads/suites.h"
 
 #define FIRST_WAIT 20.0 /* s for pmproxy's first answer with rates */
 #define DOWN_WAIT  5.0  /* s of polls failing before giving up */

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/clock.h"
+#include "base/clock.h"
 #include "fleet/fleet_poll.h"
 #include "fleet/http.h"
 #include "view/fleet_table.h"

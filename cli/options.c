@@ -5,12 +5,12 @@
  * are cut short, so that the reason after them stays. */
 #include "cli/options.h"
 
+#include "base/safe_text.h"
 #include "collectors/backend.h"
 #include "collectors/syscalls_switch.h"
-#include "core/lease.h"
-#include "core/safe_text.h"
 #include "fleet/fleet_run.h"
 #include "guest/demo_guest.h"
+#include "session/lease.h"
 #include "theme/theme_path.h"
 #include "view/fleet_view.h"
 #include "workloads/params.h"

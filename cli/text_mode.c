@@ -2,8 +2,8 @@
  * host's samples are the clock: after each, the guests get a short grace to
  * deliver theirs, then one refresh is printed. */
 #include "cli/text_mode.h"
+#include "base/clock.h"
 #include "cli/quit_signals.h"
-#include "core/clock.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "cli/archives.h"
-#include "report/baselines.h"
 #include "guest/demo_guests.h"
-#include "core/host_probe.h"
-#include "core/session.h"
+#include "report/baselines.h"
+#include "session/host_probe.h"
+#include "session/session.h"
 #include "view/text_view.h"
 
 #define FIRST_ANSWER_WAIT 15.0 /* s: a slow guest's first connection */

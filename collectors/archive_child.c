@@ -24,11 +24,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/clock.h"
+#include "base/exec_helper.h"
+#include "base/safe_text.h"
 #include "collectors/archive_frame.h"
 #include "collectors/archive_wire.h"
-#include "core/clock.h"
-#include "core/safe_text.h"
-#include "workloads/exec_helper.h"
 
 #define READER       "parallax-archive"
 #define HELLO_WAIT   10.0 /* s for the reader to start */

@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pcp/pmapi.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,8 +20,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <pcp/pmapi.h>
 
-#include "core/file_kind.h"
+#include "base/file_kind.h"
 
 #define BUF_SIZE     65536
 #define NAME_LEN_MAX 4095 /* libpcp reads a metric's name into 4096 bytes */

@@ -8,11 +8,11 @@
 
 #include <errno.h>
 #include <math.h>
-#include <pcp/pmapi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pcp/pmapi.h>
 
 #include "core/record_table.h"
 

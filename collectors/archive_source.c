@@ -14,15 +14,15 @@
 
 #include <errno.h>
 #include <math.h>
-#include <pcp/pmapi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pcp/pmapi.h>
 
+#include "base/clock.h"
 #include "collectors/archive_scan.h"
 #include "collectors/backend.h"
 #include "collectors/pcp_source.h"
-#include "core/clock.h"
 #include "core/record_table.h"
 
 #define SPEED_MIN 0.125

@@ -8,8 +8,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "core/clock.h"
-#include "core/safe_text.h"
+#include "base/clock.h"
+#include "base/safe_text.h"
 
 static int send_all(int fd, const void *buf, size_t n)
 {

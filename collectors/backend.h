@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/clock.h"
+#include "base/clock.h"
 #include "core/sample.h"
 
 struct backend {

@@ -9,12 +9,12 @@
 #include <errno.h>
 #include <math.h>
 #include <netdb.h>
-#include <pcp/pmapi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <pcp/pmapi.h>
 
 #include "collectors/backend.h"
 #include "collectors/kernel_sched.h"

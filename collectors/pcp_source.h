@@ -4,9 +4,9 @@
 #ifndef PARALLAX_PCP_SOURCE_H
 #define PARALLAX_PCP_SOURCE_H
 
-#include <pcp/pmapi.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <pcp/pmapi.h>
 
 #include "core/sample.h"
 

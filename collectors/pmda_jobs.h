@@ -4,8 +4,8 @@
 #ifndef PARALLAX_PMDA_JOBS_H
 #define PARALLAX_PMDA_JOBS_H
 
-#include <pcp/pmapi.h>
 #include <stdbool.h>
+#include <pcp/pmapi.h>
 
 #include "core/sample.h"
 

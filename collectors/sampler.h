@@ -46,7 +46,7 @@ unsigned sampler_store(struct sampler *s, const char *name, const char *value);
 
 /* Has the thread store `value` into the metric `name` every `every`
  * seconds from now on, between samples and without a fetch, until called
- * with an empty value: a lease's renewal (core/jobs.c). Calling it again
+ * with an empty value: a lease's renewal (session/jobs.c). Calling it again
  * with another value keeps the schedule. A failure comes with the next
  * sample (renew_error), once for each new reason. */
 #define SAMPLER_RENEW_MAX 1024 /* bytes of a renewal's value */

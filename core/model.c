@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/safe_text.h"
 #include "core/cpu_share.h"
 #include "core/rate.h"
-#include "core/safe_text.h"
 
 /* Forgets everything known of m's clock (a new source, or a replay that
  * jumped: no fetch spans the jump). */
@@ -74,7 +74,7 @@ static double figure(const struct source_model *m, const struct sample *s,
 }
 
 /* The texts of a good sample, from its source: made safe for a terminal
- * and a report here, so that the model holds no other (core/safe_text.h);
+ * and a report here, so that the model holds no other (base/safe_text.h);
  * a guest's host name once wrote escape sequences into reports. */
 static void make_safe(struct source_model *m)
 {

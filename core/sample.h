@@ -44,7 +44,7 @@ struct pmda_job {
     double median, min, max, mean, ci_lo, ci_hi;
     char error[96];
     int extras_at;  /* its extras text in sample.extras, or -1 when none */
-    int log_at;     /* its repeat log (workloads/repeat_log.h) there, or -1 */
+    int log_at;     /* its repeat log (runner/repeat_log.h) there, or -1 */
     bool has_times; /* the agent gives repeat logs (an older one does not) */
     double run_start, run_end; /* the run's start and end by the guest's
                                   clock, s since the epoch; NaN */

@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "core/clock.h"
+#include "base/clock.h"
 
 static double cpu_seconds(void)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/safe_text.h"
+#include "base/safe_text.h"
 
 static int bad(char *err, size_t errlen, const char *arg, const char *why)
 {

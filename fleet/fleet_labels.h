@@ -61,10 +61,10 @@ void fleet_labels_finish(struct fleet_labels *l);
  *    only compared, identifiers only kept when 40 hex digits;
  *  - /pmapi (pmapi_source.c): pmproxy's messages, instance names, the
  *    release, host name, workload errors and extras; its samples then
- *    pass core/model.c's make_safe (core/safe_text.h) like any source's;
+ *    pass core/model.c's make_safe (base/safe_text.h) like any source's;
  *  - a fleet run's pmcds (fleet_run.c): through core/model.c's, not this;
  *  - libcurl's reasons (http.c): its own texts, never the server's.
- * core/safe_text is the rest of parallax's cleaner (it keeps printable
+ * base/safe_text is the rest of parallax's cleaner (it keeps printable
  * UTF-8); the two are to become one (the house issue). */
 void fleet_clean(char *dst, size_t n, const char *src);
 

@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/clock.h"
-#include "core/diag.h"
+#include "base/clock.h"
+#include "base/diag.h"
 #include "fleet/idmap.h"
 
 #define STOP_WAIT_MS 200 /* how long fleet_poll_stop waits for the thread */

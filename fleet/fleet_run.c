@@ -10,12 +10,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
+#include "base/diag.h"
 #include "collectors/sampler.h"
-#include "core/clock.h"
-#include "core/diag.h"
-#include "core/lease.h"
+#include "runner/suites.h"
+#include "session/lease.h"
 #include "workloads/registry.h"
-#include "workloads/suites.h"
 
 #define CONNECT_WAIT 10.0 /* s for a source's pmcd to answer */
 #define FREE_WAIT    2.0  /* s fleet_run_free waits for the stops */
@@ -154,10 +154,10 @@ static const struct pmda_job *job_of(const struct fleet_member *f,
 }
 
 /* Has f's sampler renew the lease of its run in progress, at the length
- * and pace its clock asks for now (core/lease.h), or no longer once the
+ * and pace its clock asks for now (session/lease.h), or no longer once the
  * run has ended or a stop was stored (a stop that never arrives is made
  * good by the lease): a run outlives a parallax killed outright by a
- * lease at most, as core/jobs.c's do. */
+ * lease at most, as session/jobs.c's do. */
 static void renew_lease(const struct fleet_run *r, struct fleet_member *f)
 {
     if (!f->sampler || !f->leased)

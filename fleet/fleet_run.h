@@ -18,7 +18,7 @@
 #include "collectors/sampler.h"
 #include "core/model.h"
 #include "fleet/fleet_model.h"
-#include "workloads/runner.h"
+#include "runner/runner.h"
 
 #define FLEET_RUN_INTERVAL 0.25 /* s between fetches of a running source */
 #define FLEET_CONCURRENCY  4    /* sources at a time, by default */
@@ -77,7 +77,7 @@ struct fleet_run_counts {
 void fleet_run_set_wake(struct fleet_run *r, int fd);
 
 /* Runs started from now on end about `secs` real seconds after this
- * parallax last renewed them, should it be gone (--lease; core/lease.h). */
+ * parallax last renewed them, should it be gone (--lease; session/lease.h). */
 void fleet_run_set_lease(struct fleet_run *r, double secs);
 
 /* Starts `what` (a suite name, or workloads "a,b,c") on the guests

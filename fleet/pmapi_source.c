@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "base/clock.h"
 #include "fleet/fleet_labels.h"
 #include "fleet/fleet_metrics.h"
 #include "fleet/http.h"

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/safe_text.h"
 #include "collectors/archive_frame.h"
 #include "collectors/archive_source.h"
-#include "core/safe_text.h"
 #include "report/archive_baseline.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/clock.h"
+#include "base/clock.h"
 
 #define HANG_SECS 60
 #define INPUT_MAX (4 << 20)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/safe_text.h"
+#include "base/safe_text.h"
 #include "report/report_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

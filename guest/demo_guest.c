@@ -1,8 +1,8 @@
 /* See demo_guest.h. */
 #include "guest/demo_guest.h"
 
-#include "core/safe_text.h"
-#include "core/session.h"
+#include "base/safe_text.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * a front end polls one descriptor however many guests boot. */
 #include "guest/demo_guests.h"
 
-#include "core/session.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <poll.h>

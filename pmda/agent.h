@@ -3,15 +3,15 @@
 #ifndef PARALLAX_PMDA_AGENT_H
 #define PARALLAX_PMDA_AGENT_H
 
+#include <stdint.h>
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
-#include <stdint.h>
 
 #include "collectors/kernel_sched.h"
 #include "pmda/control.h"
-#include "workloads/clock_probe.h"
 #include "pmda/runs.h"
 #include "pmda/syscount.h"
+#include "workloads/clock_probe.h"
 
 struct agent {
     struct runs *runs;

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "workloads/runner.h"
+#include "runner/runner.h"
 #include "workloads/workload.h"
 
 #define CONTROL_MAX_TEXT    1024 /* bytes a stored string may hold */

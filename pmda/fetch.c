@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "core/version.h"
+#include "base/version.h"
 #include "pmda/agent.h"
 #include "pmda/metrics.h"
 #include "workloads/params.h"

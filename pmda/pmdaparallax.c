@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/version.h"
+#include "base/version.h"
 #include "pmda/agent.h"
 #include "pmda/domain.h"
 #include "pmda/loop.h"

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "runner/repeat_log.h"
+#include "runner/runner.h"
 #include "workloads/extras.h"
 #include "workloads/meter.h"
 #include "workloads/registry.h"
-#include "workloads/repeat_log.h"
-#include "workloads/runner.h"
 
 #define POLL_STOPPING_MS 20   /* a stop escalates after WL_RUN_STOP_GRACE_MS */
 #define POLL_NO_PIDFD_MS 100  /* no exit descriptor: notice exits this soon */

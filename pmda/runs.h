@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "pmda/control.h"
-#include "workloads/repeat_log.h"
+#include "runner/repeat_log.h"
 #include "workloads/stats.h"
 
 #define RUNS_MAX_LIVE 64 /* the most -m accepts */
@@ -35,7 +35,7 @@ struct run_view {
     const char *extras;     /* the last finished repeat's, extras.h */
     double run_start;       /* CLOCK_REALTIME at the start; NaN before */
     double run_end;         /* ... at the end seen; NaN while it runs */
-    const char *repeat_log; /* workloads/repeat_log.h */
+    const char *repeat_log; /* runner/repeat_log.h */
     struct wl_lanes lanes;  /* its tasks side by side (sched's jN) */
     double lease_left;      /* s before its lease runs out (0 once it has);
                                NaN: no lease, or the run has ended */

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/file_kind.h"
+#include "base/file_kind.h"
 
 #define TMP_PREFIX  ".parallax-tmp-"
 #define NAME_TRIES  100

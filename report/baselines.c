@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/version.h"
 #include "report/archive_baseline.h"
 #include "report/report_read.h"
-#include "core/version.h"
 
 /* Another version's report is read (the layout is the same), but its
  * figures may come from other workload code: said once, not refused. */

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "core/jobs.h"
-#include "core/session.h"
+#include "session/jobs.h"
+#include "session/session.h"
 
 /* Reads each of the n arguments and adds it to s and j. 0, or -1 with a
  * one-line message in err (the file and what is wrong with it). A report

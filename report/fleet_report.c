@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/clock.h"
-#include "core/version.h"
+#include "base/clock.h"
+#include "base/version.h"
 #include "report/report.h"
 #include "view/fleet_table.h"
 #include "workloads/registry.h"

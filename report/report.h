@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "core/session.h"
+#include "session/session.h"
 
 struct jobs;
 

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/jobs.h"
 #include "report/report.h"
+#include "session/jobs.h"
 
 /* "live", "connecting" or "down". */
 const char *report_state_name(enum source_state st);

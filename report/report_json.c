@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/jobs.h"
+#include "base/version.h"
 #include "report/report_common.h"
-#include "core/version.h"
+#include "session/jobs.h"
 #include "view/view.h"
 #include "view/view_time.h"
 #include "workloads/sleep_acc.h"

@@ -3,7 +3,7 @@
  * its fields and their ranges) so that the one line of error names the
  * first thing that is wrong. Metrics a version-1 report lacks read as n/a:
  * the metric table may grow. Every string read is made safe for a
- * terminal (core/safe_text.h), the error line too: it may quote the file. */
+ * terminal (base/safe_text.h), the error line too: it may quote the file. */
 #include "report/report_read.h"
 
 #include <errno.h>
@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/safe_text.h"
-#include "core/version.h"
+#include "base/safe_text.h"
+#include "base/version.h"
 #include "report/report_json.h"
-#include "workloads/runner.h"
+#include "runner/runner.h"
 
 /* Bounds of what a report may hold. A figure beyond them is damage (or a
  * forgery), not a measurement: 1e308 once printed as a 31-digit figure and

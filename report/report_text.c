@@ -7,11 +7,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "view/fmt.h"
-#include "core/jobs.h"
+#include "base/version.h"
 #include "report/report_common.h"
 #include "report/report_table.h"
-#include "core/version.h"
+#include "session/jobs.h"
+#include "view/fmt.h"
 #include "view/view.h"
 #include "view/view_replay.h"
 #include "view/view_time.h"

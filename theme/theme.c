@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/safe_text.h"
+#include "base/safe_text.h"
 #include "theme/theme_color.h"
 
 const char *const theme_role_names[ROLE_COUNT] = {

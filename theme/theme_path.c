@@ -1,7 +1,7 @@
 /* See theme_path.h. */
 #include "theme/theme_path.h"
 
-#include "core/safe_text.h"
+#include "base/safe_text.h"
 
 #include <dirent.h>
 #include <errno.h>

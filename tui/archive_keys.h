@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "cli/archives.h"
-#include "core/session.h"
+#include "session/session.h"
 
 /* Feeds one key; key_result flags (tui/panel.h), KR_IGNORED for others.
  * The outcome goes to status. */

@@ -15,10 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/clock.h"
+#include "base/clock.h"
+#include "collectors/sampler.h"
 #include "core/selfcost.h"
 #include "fleet/fleet_poll.h"
-#include "collectors/sampler.h"
 #include "fleet/fleet_run.h"
 #include "fleet/http.h"
 #include "fleet/pmapi_source.h"

@@ -5,13 +5,14 @@
 #include <stdio.h>
 
 #include "archive/recorder.h"
+#include "base/diag.h"
+#include "base/version.h"
 #include "cli/batch.h"
 #include "cli/fleet_batch.h"
 #include "cli/fleet_text.h"
-#include "core/diag.h"
 #include "cli/options.h"
 #include "cli/text_mode.h"
-#include "core/version.h"
+#include "tui/fleet_tui.h"
 #include "tui/tui.h"
 
 int main(int argc, char **argv)
@@ -43,5 +44,5 @@ int main(int argc, char **argv)
         return fleet_batch_run(&o);
     if (o.batch)
         return batch_run(&o);
-    return o.text ? text_mode_run(&o) : tui_run(&o);
+    return o.text ? text_mode_run(&o) : tui_run(&o, fleet_tui_run);
 }

@@ -6,7 +6,7 @@
 #include <curses.h>
 #include <stdio.h>
 
-#include "core/diag.h"
+#include "base/diag.h"
 #include "cli/interval.h"
 #include "tui/panel.h"
 

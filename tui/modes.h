@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/freeze.h"
-#include "core/jobs.h"
-#include "core/session.h"
+#include "session/freeze.h"
+#include "session/jobs.h"
+#include "session/session.h"
 #include "tui/help.h"
 #include "tui/prompt.h"
 #include "tui/screen.h"

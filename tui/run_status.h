@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/jobs.h"
+#include "session/jobs.h"
 
 #define RUN_STATUS_MAX 384 /* as long as the table panel's status */
 

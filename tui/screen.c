@@ -6,9 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/diag.h"
+#include "base/diag.h"
+#include "base/version.h"
 #include "cli/interval.h"
-#include "core/version.h"
 #include "tui/colors.h"
 #include "tui/keybar.h"
 #include "tui/row_cache.h"

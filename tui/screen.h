@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "core/session.h"
+#include "session/session.h"
 #include "tui/help.h"
 #include "tui/prompt.h"
 #include "tui/table_panel.h"

@@ -3,7 +3,7 @@
  * that is left, up to twice their --text width, and shrink before any
  * column scrolls out. All cell text comes from view/view.c. */
 #include "tui/table_panel.h"
-#include "core/clock.h"
+#include "base/clock.h"
 
 #include <curses.h>
 #include <math.h>
@@ -14,11 +14,11 @@
 #include <wchar.h>
 
 #include "tui/colors.h"
+#include "tui/panel.h"
+#include "tui/row_cache.h"
 #include "view/fit.h"
 #include "view/view.h"
 #include "view/view_time.h"
-#include "tui/panel.h"
-#include "tui/row_cache.h"
 
 #define SPARK_MAX       (2 * VIEW_SPARK_W)
 #define SPARK_MIN       4 /* below this, scroll rather than shrink */

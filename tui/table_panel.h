@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 
-#include "core/jobs.h"
-#include "core/session.h"
+#include "session/jobs.h"
+#include "session/session.h"
 #include "tui/run_status.h"
 
 enum table_focus { /* in Tab's order */

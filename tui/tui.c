@@ -20,20 +20,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/quit_signals.h"
+#include "base/clock.h"
+#include "base/diag.h"
 #include "cli/archives.h"
+#include "cli/quit_signals.h"
 #include "collectors/syscalls_switch.h"
-#include "report/baselines.h"
 #include "guest/demo_guests.h"
-#include "core/diag.h"
-#include "core/host_probe.h"
-#include "core/jobs.h"
+#include "report/baselines.h"
 #include "report/report.h"
-#include "core/session.h"
+#include "session/host_probe.h"
+#include "session/jobs.h"
+#include "session/session.h"
 #include "tui/archive_keys.h"
-#include "core/clock.h"
 #include "tui/colors.h"
-#include "tui/fleet_tui.h"
 #include "tui/modes.h"
 #include "tui/panel.h"
 #include "tui/prompt.h"
@@ -411,7 +410,8 @@ int tui_pair_run(const struct source_spec *host,
 }
 
 /* --fleet: the fleet screen in this lifecycle (signals, curses, log). */
-static int fleet_screen(const struct options *o, bool utf8, int real_stderr)
+static int fleet_screen(const struct options *o, tui_screen_fn *fleet,
+                        bool utf8, int real_stderr)
 {
     char err[256];
     jobs.opts.repeats = o->repeats;
@@ -421,7 +421,7 @@ static int fleet_screen(const struct options *o, bool utf8, int real_stderr)
     curses_start();
     DIAG(DIAG_INFO, "started: the fleet at %s, interval %g s", o->fleet,
          o->interval);
-    int sig = fleet_tui_run(o, utf8, err, sizeof(err));
+    int sig = fleet(o, utf8, err, sizeof(err));
     curses_end();
     if (sig < 0)
         dprintf(real_stderr, "parallax: %s\n", err);
@@ -432,7 +432,7 @@ static int fleet_screen(const struct options *o, bool utf8, int real_stderr)
     return sig < 0 ? 1 : sig ? 128 + sig : 0;
 }
 
-int tui_run(const struct options *o)
+int tui_run(const struct options *o, tui_screen_fn *fleet)
 {
     char err[256];
     static struct session s;
@@ -454,7 +454,7 @@ int tui_run(const struct options *o)
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     int real_stderr = redirect_stderr();
     if (o->fleet)
-        return fleet_screen(o, utf8, real_stderr);
+        return fleet_screen(o, fleet, utf8, real_stderr);
     if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
         0) {
         dprintf(real_stderr, "parallax: %s\n", err);

@@ -10,9 +10,17 @@
 #define TUI_MIN_COLS 40
 #define TUI_MIN_ROWS 12
 
+/* A screen that runs inside this lifecycle (curses, signals, the log)
+ * until q (0) or a termination signal (returned); -1 with a one-line
+ * reason in err when it cannot start. */
+typedef int tui_screen_fn(const struct options *o, bool utf8, char *err,
+                          size_t errlen);
+
 /* Runs the live screen until q or a termination signal; always restores
- * the terminal. Returns the process exit status. */
-int tui_run(const struct options *o);
+ * the terminal. Returns the process exit status. With --fleet it runs
+ * `fleet` (tui/fleet_tui.c, which main passes in: the fleet screen calls
+ * this file's pair screen, so this file does not include it). */
+int tui_run(const struct options *o, tui_screen_fn *fleet);
 
 struct backend;
 

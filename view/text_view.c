@@ -2,12 +2,12 @@
  * column, one line per metric, then a blank line. Columns have fixed widths
  * (from the width asked for) so refreshes line up under each other. */
 #include "view/text_view.h"
-#include "core/clock.h"
+#include "base/clock.h"
 
 #include <string.h>
 #include <time.h>
 
-#include "core/version.h"
+#include "base/version.h"
 #include "view/fit.h"
 #include "view/view.h"
 #include "view/view_replay.h"

@@ -6,12 +6,11 @@
 #include <string.h>
 
 #include "core/clock_model.h"
-#include "view/fmt.h"
-#include "view/view_replay.h"
-#include "core/jobs.h"
 #include "core/ratio.h"
+#include "session/jobs.h"
 #include "view/fit.h"
 #include "view/fmt.h"
+#include "view/view_replay.h"
 #include "workloads/stats.h"
 
 int view_columns(int nsrc, struct view_col *cols, int max)

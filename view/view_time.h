@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/jobs.h"
-#include "core/session.h"
+#include "session/jobs.h"
+#include "session/session.h"
 #include "view/view.h"
 
 #define VIEW_TIME_LINES_MAX 48

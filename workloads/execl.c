@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "workloads/exec_helper.h"
+#include "base/exec_helper.h"
 #include "workloads/lat_peer.h"
 #include "workloads/proc.h"
 

@@ -8,8 +8,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "workloads/stats.h"
 #include "workloads/meter.h"
+#include "workloads/stats.h"
 
 #define LAT_TRIES      11    /* lmbench's TRIES */
 #define LAT_INTERVAL_S 0.010 /* one try, and the batch size aimed at */

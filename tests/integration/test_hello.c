@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "workloads/exec_helper.h"
+#include "base/exec_helper.h"
 
 static const char *hello(void)
 {

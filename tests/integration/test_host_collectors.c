@@ -4,11 +4,11 @@
  * magnitude, same sign of change) while this test forks and burns CPU in
  * between; and the direct reader must agree with PCP's linux agent on what
  * only they read (disk bytes, memory, what the host is). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>

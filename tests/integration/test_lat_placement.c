@@ -18,9 +18,9 @@
 
 #include <cmocka.h>
 
+#include "runner/runner.h"
 #include "workloads/params.h"
 #include "workloads/registry.h"
-#include "workloads/runner.h"
 
 #define WAIT_SECS 20
 

@@ -24,9 +24,9 @@
 #include "tests/near.h"
 #include "tests/stall.h"
 
+#include "runner/runner.h"
+#include "runner/tmpdir.h"
 #include "workloads/proc.h"
-#include "workloads/runner.h"
-#include "workloads/tmpdir.h"
 
 static char tmp[256]; /* our private $TMPDIR */
 

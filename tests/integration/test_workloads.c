@@ -20,10 +20,10 @@
 
 #include "tests/near.h"
 
+#include "runner/runner.h"
 #include "workloads/extras.h"
 #include "workloads/params.h"
 #include "workloads/registry.h"
-#include "workloads/runner.h"
 
 #define RUN_SECS     0.2
 #define TIMEOUT_SECS 60

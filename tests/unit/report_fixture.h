@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/jobs.h"
 #include "report/report.h"
-#include "core/session.h"
 #include "sample_fixture.h"
+#include "session/jobs.h"
+#include "session/session.h"
 #include "workloads/extras.h"
 
 #define FIX_UNUSED __attribute__((unused))

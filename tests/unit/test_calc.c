@@ -1,11 +1,11 @@
 /* The arithmetic of the sleep and scheduler figures on known data:
  * percentiles as numpy computes them, Jain's index, and the wall time of
  * perfectly shared CPUs. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <cmocka.h>
 
 #include "tests/near.h"

@@ -2,12 +2,12 @@
  * jittery round trips, slow fetches, lying stamps, fast and slow clocks,
  * steps, too few samples, bad input; host durations through the fit; the
  * cost of a fit. Every series is seeded: a failure reproduces. */
+#include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <time.h>
 #include <cmocka.h>

@@ -4,11 +4,11 @@
  * runs at x0.25 to x10, and one whose counters tick at another rate than
  * the host's (an icount guest), read the same shares; they add up to 100,
  * and a missing or reset state gives no share rather than a wrong one. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <cmocka.h>
 
 #include "core/cpu_share.h"

@@ -4,11 +4,11 @@
  * take more cells than given; at a figure cell's width (7) they always
  * fit whole. Text is cut with an ellipsis, never silently; ratios never
  * read 0.00. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

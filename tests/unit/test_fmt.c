@@ -1,10 +1,10 @@
 /* Formatting: n/a for missing figures, scaled numbers, sparklines with
  * gaps in UTF-8 and ASCII. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>

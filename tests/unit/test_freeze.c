@@ -1,15 +1,15 @@
 /* The pause key's frozen copy: it keeps the figures and workload cells of
  * the moment it was taken while the live ones move on, owns its cells (the
  * live ones can be freed), and can be taken again and released. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "core/freeze.h"
+#include "session/freeze.h"
 
 static struct session s; /* large: not on the stack */
 static struct jobs j;

@@ -13,7 +13,7 @@
 
 #include "tests/near.h"
 
-#include "core/lease.h"
+#include "session/lease.h"
 
 /* A clock map that has seen the rates lo..hi, the newest `recent`. */
 static struct time_rates clock_of(double recent, double lo, double hi,

@@ -2,11 +2,11 @@
  * interval (jitter), CPU shares of the CPU time counted, resets and wraps,
  * failed fetches and missing metrics read n/a, the first rate after a
  * reconnect is n/a, history keeps gaps. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <string.h>
 #include <cmocka.h>
 

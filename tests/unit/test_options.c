@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "cli/options.h"
-#include "core/lease.h"
+#include "session/lease.h"
 
 static char err[256];
 static struct options o;

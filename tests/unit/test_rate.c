@@ -1,10 +1,10 @@
 /* Counter deltas and rates: forward steps, wraps at 32 and 64 bits, resets
  * (no rate, never negative or huge) and bad intervals. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <cmocka.h>
 
 #include "core/rate.h"

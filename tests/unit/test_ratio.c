@@ -1,10 +1,10 @@
 /* Overhead ratios: oriented so > 1 means worse in the guest, no ratio when
  * a side is missing (never 0 or infinity), and the geometric-mean index. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <cmocka.h>
 
 #include "core/ratio.h"

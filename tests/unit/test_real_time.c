@@ -17,12 +17,12 @@
 
 #include "tests/near.h"
 
-#include "core/job_time.h"
-#include "core/jobs.h"
 #include "core/model.h"
+#include "runner/repeat_log.h"
+#include "session/job_time.h"
+#include "session/jobs.h"
 #include "workloads/real_figure.h"
 #include "workloads/registry.h"
-#include "workloads/repeat_log.h"
 
 #define S0 1.7e9 /* the source's clock at host time 0 */
 

@@ -6,18 +6,18 @@
  * JSON whole. What is not a report is refused before it is read (a
  * directory, a FIFO, a file too large), figures out of range are damage,
  * and escapes in its strings never reach a terminal (issue 16). */
+#include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-#include <jansson.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cmocka.h>
 
+#include "base/version.h"
 #include "report/report_json.h"
 #include "report/report_read.h"
-#include "core/version.h"
 #include "report_fixture.h"
 
 static char path[64];

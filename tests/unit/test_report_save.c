@@ -6,20 +6,20 @@
  * half a pair, and no temp file (with O_TMPFILE none is ever named;
  * without it, the next save removes what a killed one left, but not a
  * live writer's). */
+#include <dirent.h>
+#include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-#include <dirent.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <cmocka.h>
 
 #include "report/atomic_file.h"
 #include "report/report_read.h"

@@ -1,13 +1,13 @@
 /* tui/row_cache against a real curses screen (xterm, written to
  * /dev/null): rows of the table drawn as in the last draw are left
  * untouched for ncurses, every other row is refreshed. */
+#include <curses.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <cmocka.h>
-#include <curses.h>
 
 #include "tui/row_cache.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/safe_text.h"
+#include "base/safe_text.h"
 
 static const char *safe(const char *in)
 {

@@ -1,17 +1,17 @@
 /* parallax's own cost: a CPU-bound span reads near 100% of a CPU, a
  * sleeping one near 0, the resident size is what /proc says, and no share
  * is shown before the first tick or from a too short span. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
 
-#include "core/clock.h"
+#include "base/clock.h"
 #include "core/selfcost.h"
 
 /* This process's CPU seconds, by another clock than selfcost's

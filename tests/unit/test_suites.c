@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
+#include "runner/suites.h"
 #include "workloads/registry.h"
-#include "workloads/suites.h"
 
 static void test_every_member_resolves(void **state)
 {
@@ -48,7 +48,7 @@ static void test_every_workload_in_a_named_suite(void **state)
         }
         if (!found)
             fail_msg("%s is in no suite: add it to lmbench or unixbench in "
-                     "workloads/suites.c",
+                     "runner/suites.c",
                      workload_registry[k]->name);
     }
 }

@@ -2,12 +2,12 @@
  * its file and line), reading files, bringing colours down to 16 and 8,
  * the search path, and a lint of the shipped themes/ (run from the
  * source tree, as tests/run_all.sh does). */
+#include <glob.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <glob.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

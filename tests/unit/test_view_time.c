@@ -14,8 +14,8 @@
 
 #include "tests/near.h"
 
-#include "view/view_time.h"
 #include "report_fixture.h"
+#include "view/view_time.h"
 
 static void test_extras_round_trip(void **state)
 {

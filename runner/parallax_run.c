@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/version.h"
+#include "base/version.h"
+#include "runner/runner.h"
+#include "runner/suites.h"
 #include "workloads/params.h"
 #include "workloads/registry.h"
-#include "workloads/runner.h"
 #include "workloads/stats.h"
-#include "workloads/suites.h"
 
 #define EXIT_USAGE 2
 

@@ -1,6 +1,6 @@
 /* The suite table. Each group of workloads keeps its own lines; a name
  * here that the registry lacks fails tests/unit/test_suites.c. */
-#include "workloads/suites.h"
+#include "runner/suites.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* See lease.h. A rate within TIME_MAP_TOL of 1 is real time: the noise of
  * a few fetches does not stretch a lease. */
-#include "core/lease.h"
+#include "session/lease.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 /* See session.h. The wake pipe is non-blocking on both ends: samplers never
  * block on a full pipe, and the main loop drains it before updating. */
-#include "core/session.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/diag.h"
 #include "collectors/sampler.h"
-#include "core/diag.h"
 
 static int start_source(struct session *s, const char *name, const char *target,
                         const struct backend *const *candidates, char *err,

@@ -2,7 +2,7 @@
  * warm-up and measured repeats, publishing progress into shared memory.
  * Step workloads are called in batches sized to take 5-20 ms each, so a
  * stop request is seen quickly and the timing overhead stays negligible. */
-#include "workloads/runner_child.h"
+#include "runner/runner_child.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/tmpdir.h"
 #include "workloads/meter.h"
 #include "workloads/proc.h"
-#include "workloads/tmpdir.h"
 
 #define BATCH_MIN_S      0.005
 #define BATCH_TARGET_S   0.010

@@ -1,7 +1,7 @@
 /* See job_time.h. A stamp is mapped once, when first seen (the time map
  * keeps minutes of fetches, a run may last longer), and kept in the
  * cell's job_stamps: a later fetch can only say the same. */
-#include "core/job_time.h"
+#include "session/job_time.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* See clock.h. */
-#include "core/clock.h"
+#include "base/clock.h"
 
 #include <time.h>
 

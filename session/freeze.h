@@ -6,8 +6,8 @@
 
 #include <stdbool.h>
 
-#include "core/jobs.h"
-#include "core/session.h"
+#include "session/jobs.h"
+#include "session/session.h"
 
 struct freeze {
     struct session *s; /* NULL while not frozen */

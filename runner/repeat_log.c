@@ -1,7 +1,7 @@
 /* See repeat_log.h. %.6f keeps a stamp to the microsecond (the fetch
  * timestamps it is held against have no finer grain that matters); %.9g
  * keeps the figures as the runner gave them. */
-#include "workloads/repeat_log.h"
+#include "runner/repeat_log.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * next to the running binary (a build tree), in ../libexec/parallax from
  * it (an install under any PREFIX, even one given only to make install),
  * or where the build's PREFIX says `make install` put them. */
-#include "workloads/exec_helper.h"
+#include "base/exec_helper.h"
 
 #include <limits.h>
 #include <stdio.h>

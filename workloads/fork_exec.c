@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "workloads/exec_helper.h"
+#include "base/exec_helper.h"
 #include "workloads/helper/fork_server.h"
 #include "workloads/lat_peer.h"
 #include "workloads/proc.h"

@@ -1,6 +1,6 @@
 /* Run directories: mkdtemp + flock on the directory. A live owner holds
  * the lock, so a directory whose lock can be taken belongs to nobody. */
-#include "workloads/tmpdir.h"
+#include "runner/tmpdir.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -10,10 +10,10 @@
 
 #include <stdint.h>
 
-#include "core/session.h"
 #include "core/time_map.h"
-#include "workloads/repeat_log.h"
-#include "workloads/runner.h"
+#include "runner/repeat_log.h"
+#include "runner/runner.h"
+#include "session/session.h"
 #include "workloads/stats.h"
 
 #define JOBS_MAX_WL      64
@@ -29,7 +29,7 @@ enum job_state {
 };
 
 /* A guest run's repeats as its log gives them, and their stamps on the
- * host's clock once mapped (core/job_time.c); host NaN: not yet. */
+ * host's clock once mapped (session/job_time.c); host NaN: not yet. */
 struct job_stamps {
     int n; /* log lines kept */
     struct repeat_entry rep[JOBS_MAX_REPEATS + 1];
@@ -53,7 +53,7 @@ struct job_cell {
                               by a parallax that was killed, or another's):
                               shown, and stopped by x, never by quitting */
     bool leased;           /* a guest's run started with a lease: renewed
-                              while it runs (core/lease.h) */
+                              while it runs (session/lease.h) */
     char note[256];        /* why it failed */
     struct wl_lanes lanes; /* its tasks side by side, live (sched's jN) */
     /* Real time. A guest's figures are timed by its own clock; each
@@ -93,7 +93,7 @@ struct jobs {
     const struct workload *wl[JOBS_MAX_WL];
     struct wl_run_opts opts; /* how every run is made */
     double lease; /* real s a guest's run outlives the last renewal of it
-                     (--lease, core/lease.h) */
+                     (--lease, session/lease.h) */
     bool told_no_lease[SESSION_MAX_SOURCES];     /* an agent without leases:
                                                     said once in the log */
     struct job_cell *cells[SESSION_MAX_SOURCES]; /* [src][wl], on demand */

@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <sys/types.h>
 
-#include "workloads/runner.h"
+#include "runner/runner.h"
 
 /* One MAP_SHARED|MAP_ANONYMOUS mapping per run; the child writes, the
  * parent reads. result[i] is complete before nresults passes i. */

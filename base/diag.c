@@ -1,14 +1,14 @@
 /* See diag.h. One fprintf per line: stdio's lock keeps the lines of the
  * sampler threads and the main thread whole. A message may quote a guest
- * or a file: it is made safe (core/safe_text.h), so that reading the log
+ * or a file: it is made safe (base/safe_text.h), so that reading the log
  * in a terminal is too. */
-#include "core/diag.h"
+#include "base/diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
 
-#include "core/safe_text.h"
+#include "base/safe_text.h"
 
 int diag_level;
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "workloads/runner.h"
+#include "runner/runner.h"
 
 #define REPEAT_LOG_LINE 80 /* the longest line, with its newline */
 

@@ -6,22 +6,22 @@
  * back from parallax.workload.* with every sample. They carry a lease the
  * sampler renews while they are ours and live, so that one this parallax
  * can no longer stop (killed, crashed, cut off) ends within the lease. */
-#include "core/jobs.h"
+#include "session/jobs.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "collectors/sampler.h"
 #include "collectors/syscalls_switch.h"
-#include "core/diag.h"
-#include "core/job_time.h"
-#include "core/lease.h"
-#include "workloads/real_figure.h"
+#include "runner/suites.h"
+#include "session/job_time.h"
+#include "session/lease.h"
 #include "workloads/extras.h"
+#include "workloads/real_figure.h"
 #include "workloads/registry.h"
-#include "workloads/suites.h"
 
 #define HOST 0
 
@@ -491,7 +491,7 @@ static void fold_guest_word(struct job_cell *c, const struct pmda_job *pj)
 
 /* A guest's figures on the host's clock, from its repeat log: the live
  * one through the rate of the last seconds, the finished repeats through
- * their mapped stamps (core/job_time.c). */
+ * their mapped stamps (session/job_time.c). */
 static void fold_guest_times(const struct jobs *j, const struct source_model *m,
                              int w, struct job_cell *c,
                              const struct pmda_job *pj)
@@ -660,7 +660,7 @@ static void note_overlap(struct jobs *j, const struct session *s)
 
 /* Has each guest's sampler renew, in one store, the leases of the runs
  * this parallax started there and follows, with the length and at the
- * pace its clock asks for now (core/lease.h); none once they have ended
+ * pace its clock asks for now (session/lease.h); none once they have ended
  * or are being stopped (a stop that never arrives is then made good by
  * the lease). A foreign run is not ours to keep going. */
 static void renew_leases(const struct jobs *j, const struct session *s)

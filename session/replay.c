@@ -1,14 +1,14 @@
 /* See replay.h. The controls are stores into each recorded column's
  * sampler (collectors/archive_source.h): the backend steers its replay
  * clock in the sampler's thread, and each sample says where it stands. */
-#include "core/replay.h"
+#include "session/replay.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "collectors/archive_source.h"
-#include "core/diag.h"
 
 #define SPEED_MIN 0.125
 #define SPEED_MAX 64.0

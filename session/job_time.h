@@ -6,13 +6,13 @@
 #ifndef PARALLAX_JOB_TIME_H
 #define PARALLAX_JOB_TIME_H
 
-#include "core/jobs.h"
 #include "core/model.h"
+#include "session/jobs.h"
 
 /* Empties c's real-time figures for a new run (keeps c->stamps' memory). */
 void job_time_reset(struct job_cell *c);
 
-/* Folds the repeat log `log` (workloads/repeat_log.h) of w's run on the
+/* Folds the repeat log `log` (runner/repeat_log.h) of w's run on the
  * source m into c: maps what stamps it can, then sets c->said over the
  * logged figures and c->stats in real time when every finished repeat is
  * mapped (else the source's word: c->real false). run[0] and run[1] are

@@ -1,5 +1,5 @@
 /* See file_kind.h. */
-#include "core/file_kind.h"
+#include "base/file_kind.h"
 
 #include <sys/stat.h>
 

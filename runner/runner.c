@@ -1,7 +1,7 @@
 /* The parent side of a run: fork the child with its shared memory and
  * private directory, reap it without blocking, escalate stops, and turn
  * the way it ended into a state and a one-line reason. */
-#include "workloads/runner.h"
+#include "runner/runner.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,11 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/safe_text.h"
+#include "base/safe_text.h"
+#include "runner/runner_child.h"
+#include "runner/tmpdir.h"
 #include "workloads/needs.h"
 #include "workloads/params.h"
-#include "workloads/runner_child.h"
-#include "workloads/tmpdir.h"
 
 struct wl_run {
     const struct workload *w;

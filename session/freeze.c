@@ -1,12 +1,12 @@
 /* See freeze.h. The session copy is calloc'd whole but only its first
  * nsrc models are written: the untouched slots stay unmapped pages, so a
  * pause costs the memory of the sources shown, not of 64. */
-#include "core/freeze.h"
+#include "session/freeze.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "base/clock.h"
 
 int freeze_take(struct freeze *f, const struct session *s, const struct jobs *j)
 {

@@ -1,6 +1,6 @@
 /* See safe_text.h. One decoder for the three: the length of the printable
  * UTF-8 character a byte starts, or 0 for a byte to mask. */
-#include "core/safe_text.h"
+#include "base/safe_text.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* See host_probe.h. */
-#include "core/host_probe.h"
-#include "core/clock.h"
+#include "session/host_probe.h"
+#include "base/clock.h"
 
 #include <time.h>
 
