@@ -49,6 +49,10 @@ enum pmda_clock_metric {
 /* Everything fetched from the agent: PJ_COUNT, then PC_COUNT metrics. */
 #define PMDA_NMETRICS (PJ_COUNT + PC_COUNT)
 
+/* Their names, core/agent_metrics.h's (tests/integration/
+ * test_agent_names.sh holds them to a real agent's). */
+extern const char *const pmda_jobs_names[PMDA_NMETRICS];
+
 struct pmda_jobs {
     bool known; /* the agent answers */
     /* which metrics it exports: an older agent lacks the optional ones,
