@@ -22,6 +22,7 @@
 
 #include "base/clock.h"
 #include "base/diag.h"
+#include "base/grow.h"
 #include "fleet/idmap.h"
 
 #define STOP_WAIT_MS 200 /* how long fleet_poll_stop waits for the thread */
@@ -104,14 +105,10 @@ static struct disc_src *disc_source(struct discovery *d, const char *id)
     int i = idmap_get(&d->by_source, series_key(id));
     if (i >= 0)
         return &d->src[i];
-    if (d->n == d->cap) {
-        int cap = d->cap ? d->cap * 2 : 64;
-        void *p = realloc(d->src, sizeof(d->src[0]) * (size_t)cap);
-        if (!p)
-            return NULL;
-        d->src = p;
-        d->cap = cap;
-    }
+    void *p = grow(d->src, &d->cap, d->n + 1, sizeof(d->src[0]), 64);
+    if (!p)
+        return NULL;
+    d->src = p;
     struct disc_src *s = &d->src[d->n];
     memset(s, 0, sizeof(*s));
     snprintf(s->id, sizeof(s->id), "%s", id);
@@ -316,14 +313,10 @@ static int keep_recorded(struct discovery *old, struct discovery *fresh)
 
 static bool raw_reserve(struct fleet_raw *r, int n)
 {
-    if (n <= r->cap)
-        return true;
-    void *p = realloc(r->src, sizeof(r->src[0]) * (size_t)n);
-    if (!p)
-        return false;
-    r->src = p;
-    r->cap = n;
-    return true;
+    void *p = grow(r->src, &r->cap, n, sizeof(r->src[0]), n);
+    if (p)
+        r->src = p;
+    return p != NULL;
 }
 
 /* /series/values: one newest value into out. */

@@ -8,18 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "fleet/fleet_labels.h"
 
 bool series_ids_add(struct series_ids *l, const char *id)
 {
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 64;
-        void *p = realloc(l->id, sizeof(l->id[0]) * (size_t)cap);
-        if (!p)
-            return false;
-        l->id = p;
-        l->cap = cap;
-    }
+    void *p = grow(l->id, &l->cap, l->n + 1, sizeof(l->id[0]), 64);
+    if (!p)
+        return false;
+    l->id = p;
     snprintf(l->id[l->n++], sizeof(l->id[0]), "%s", id);
     return true;
 }
