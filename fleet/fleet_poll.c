@@ -23,6 +23,7 @@
 #include "base/clock.h"
 #include "base/diag.h"
 #include "base/grow.h"
+#include "base/safe_text.h"
 #include "fleet/idmap.h"
 
 #define STOP_WAIT_MS 200 /* how long fleet_poll_stop waits for the thread */
@@ -341,7 +342,7 @@ static void on_value(void *arg, const char *series, const char *instance,
             snprintf(text, sizeof(text), "%.*s", (int)(len - 2), value + 1);
         else
             snprintf(text, sizeof(text), "%s", value);
-        fleet_clean(r->release, sizeof(r->release), text);
+        safe_text_copy(r->release, sizeof(r->release), text, 0);
         r->stamp[k] = stamp;
         return;
     }
@@ -523,13 +524,13 @@ bool fleet_poll_state_run(struct fleet_poll_state *st, struct fleet_raw *out)
         out->nsrc = 0;
         /* the one door of the poller's reasons to a screen or a report:
          * they quote pmproxy and jansson (issue 24) */
-        fleet_clean(out->error, sizeof(out->error), st->err);
+        safe_text_copy(out->error, sizeof(out->error), st->err, 0);
         DIAG(DIAG_DEBUG, "fleet: poll failed: %s", out->error);
     } else { /* still discovering: nothing to show, not a failure */
         out->nsrc = 0;
         out->error[0] = '\0';
     }
-    fleet_clean(out->note, sizeof(out->note), st->note);
+    safe_text_copy(out->note, sizeof(out->note), st->note, 0);
     out->link = rc == 0  ? FLEET_LINK_UP
                 : rc > 0 ? FLEET_LINK_CONNECTING
                          : FLEET_LINK_DOWN;

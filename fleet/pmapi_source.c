@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/safe_text.h"
 #include "core/agent_metrics.h"
 #include "fleet/fleet_labels.h"
 #include "fleet/fleet_metrics.h"
@@ -84,7 +85,7 @@ static json_t *get(struct http *h, const char *path, char *err, size_t errlen)
     if (status != 200 || !json_is_object(root)) {
         const char *msg = json_string_value(json_object_get(root, "message"));
         char said[160];
-        fleet_clean(said, sizeof(said), msg ? msg : "not JSON");
+        safe_text_copy(said, sizeof(said), msg ? msg : "not JSON", 0);
         snprintf(err, errlen, "pmproxy: HTTP %d: %s", status, said);
         json_decref(root);
         return NULL;
@@ -179,7 +180,7 @@ static void on_job_inst(struct pmapi_state *st, long long id, const char *name,
     if (st->njobs == SAMPLE_MAX_JOBS)
         return;
     st->job_inst[st->njobs] = id;
-    fleet_clean(st->job_name[st->njobs], sizeof(st->job_name[0]), name);
+    safe_text_copy(st->job_name[st->njobs], sizeof(st->job_name[0]), name, 0);
     st->njobs++;
 }
 
@@ -267,8 +268,8 @@ static void put_name(struct pmapi_state *st, int k, json_t *instances,
     if (!val || !st->scale[k])
         return;
     if (k == fm->release) {
-        fleet_clean(st->info.release, sizeof(st->info.release),
-                    json_string_value(val));
+        safe_text_copy(st->info.release, sizeof(st->info.release),
+                       json_string_value(val), 0);
         return;
     }
     v[k] = num(val) * st->scale[k];
@@ -331,15 +332,16 @@ static void put_agent(struct pmapi_state *st, json_t *const *af,
         job->mean = job->n ? f[PAF_MEAN] : NAN;
         job->ci_lo = job->n ? f[PAF_CI_LO] : NAN;
         job->ci_hi = job->n ? f[PAF_CI_HI] : NAN;
-        fleet_clean(job->error, sizeof(job->error),
-                    json_string_value(value_of(
-                        json_object_get(af[PAF_ERROR], "instances"), id)));
+        safe_text_copy(job->error, sizeof(job->error),
+                       json_string_value(value_of(
+                           json_object_get(af[PAF_ERROR], "instances"), id)),
+                       0);
         job->extras_at = -1;
         const char *extras = json_string_value(
             value_of(json_object_get(af[PAF_EXTRAS], "instances"), id));
         size_t len = extras ? strlen(extras) : 0;
         if (len && (size_t)out->extras_len + len + 1 <= sizeof(out->extras)) {
-            fleet_clean(out->extras + out->extras_len, len + 1, extras);
+            safe_text_copy(out->extras + out->extras_len, len + 1, extras, 0);
             job->extras_at = out->extras_len;
             out->extras_len += (int)len + 1;
         }
@@ -376,8 +378,8 @@ static int pmapi_fetch(void *state, struct sample *out)
             if (strcmp(name, pmapi_agent_names[k]) == 0)
                 af[k] = m;
         if (strcmp(name, NODENAME) == 0)
-            fleet_clean(st->info.host, sizeof(st->info.host),
-                        json_string_value(value_of(instances, -1)));
+            safe_text_copy(st->info.host, sizeof(st->info.host),
+                           json_string_value(value_of(instances, -1)), 0);
     }
     put_metrics(v, out);
     if (st->pmda && af[PAF_STATE])
