@@ -108,6 +108,14 @@ void *triple_put(struct triple *t, void *filled, bool *unread)
     return old;
 }
 
+void *worker_take(struct worker *w, struct triple *t)
+{
+    pthread_mutex_lock(&w->lock);
+    void *newest = triple_take(t);
+    pthread_mutex_unlock(&w->lock);
+    return newest;
+}
+
 void *triple_take(struct triple *t)
 {
     if (!t->fresh)

@@ -69,4 +69,7 @@ void *triple_put(struct triple *t, void *filled, bool *unread);
  * next take; NULL when there is none. */
 void *triple_take(struct triple *t);
 
+/* triple_take of t under w's lock: the main loop's take. */
+void *worker_take(struct worker *w, struct triple *t);
+
 #endif

@@ -514,10 +514,7 @@ struct sampler *sampler_start(const struct backend *const *candidates,
 
 const struct sample *sampler_take(struct sampler *s)
 {
-    pthread_mutex_lock(&s->w.lock);
-    const struct sample *newest = triple_take(&s->tb);
-    pthread_mutex_unlock(&s->w.lock);
-    return newest;
+    return worker_take(&s->w, &s->tb);
 }
 
 void sampler_set_interval(struct sampler *s, double interval)

@@ -138,10 +138,7 @@ struct fleet_poll *fleet_poll_start(const char *url, double interval,
 
 const struct fleet_raw *fleet_poll_take(struct fleet_poll *p)
 {
-    pthread_mutex_lock(&p->w.lock);
-    const struct fleet_raw *newest = triple_take(&p->tb);
-    pthread_mutex_unlock(&p->w.lock);
-    return newest;
+    return worker_take(&p->w, &p->tb);
 }
 
 void fleet_poll_set_interval(struct fleet_poll *p, double interval)
