@@ -38,12 +38,6 @@ static bool archive_exists(const char *base)
 int record_choose_base(const char *dir, const char *safe, const char *stamp,
                        char *base, size_t n, char *err, size_t errlen)
 {
-    char sub[RECORD_PATH_MAX];
-    snprintf(sub, sizeof(sub), "%s/%s", dir, safe);
-    if (report_make_dirs(sub) < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", sub, strerror(errno));
-        return -1;
-    }
     for (int k = 0; k < 1000; k++) {
         char k_text[16] = "";
         if (k)
@@ -52,7 +46,19 @@ int record_choose_base(const char *dir, const char *safe, const char *stamp,
         if (!archive_exists(base))
             return 0;
     }
-    snprintf(err, errlen, "%s: a thousand recordings of %s already", sub,
-             stamp);
+    snprintf(err, errlen, "%s/%s: a thousand recordings of %s already", dir,
+             safe, stamp);
     return -1;
+}
+
+int record_make_source_dir(const char *dir, const char *safe, char *err,
+                           size_t errlen)
+{
+    char sub[RECORD_PATH_MAX];
+    snprintf(sub, sizeof(sub), "%s/%s", dir, safe);
+    if (report_make_dirs(sub) < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", sub, strerror(errno));
+        return -1;
+    }
+    return 0;
 }

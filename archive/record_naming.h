@@ -13,9 +13,13 @@
 void record_safe_name(const char *name, char *out, size_t n);
 
 /* dir/SAFE/STAMP into base (n bytes), or STAMP-N when a recording already
- * took that name; dir/SAFE created when missing. 0, or -1 with one line in
- * err. */
+ * took that name. 0, or -1 with one line in err. */
 int record_choose_base(const char *dir, const char *safe, const char *stamp,
                        char *base, size_t n, char *err, size_t errlen);
+
+/* dir/SAFE, made at a source's first record (a source that is never live
+ * leaves none). 0, or -1 with one line in err. */
+int record_make_source_dir(const char *dir, const char *safe, char *err,
+                           size_t errlen);
 
 #endif
