@@ -126,4 +126,40 @@ extern const struct agent_metric_names agent_names;
 /* The same names by enum agent_metric. */
 extern const char *const agent_metric_names[AM_COUNT];
 
+/* What parallax's clients read of the agent, X(short name, row above):
+ * per workload and per clock probe, both clients (the host's through a
+ * PCP context, collectors/pmda_jobs.c, and the fleet's through pmproxy's
+ * /pmapi, fleet/pmapi_source.c), then what the host's client reads
+ * besides. The clients number them in this order. */
+#define AGENT_JOB_READS(X)                                                     \
+    X(STATE, WL_STATE_CODE)                                                    \
+    X(RUNS, WL_RUNS)                                                           \
+    X(FIGURE, WL_FIGURE)                                                       \
+    X(REPEATS_DONE, WL_REPEATS_DONE)                                           \
+    X(REPEATS, WL_REPEATS)                                                     \
+    X(N, ST_N)                                                                 \
+    X(MEDIAN, ST_MEDIAN)                                                       \
+    X(MIN, ST_MIN)                                                             \
+    X(MAX, ST_MAX)                                                             \
+    X(MEAN, ST_MEAN)                                                           \
+    X(CI_LO, ST_CI_LO)                                                         \
+    X(CI_HI, ST_CI_HI)                                                         \
+    X(ERROR, WL_ERROR)                                                         \
+    X(EXTRAS, WL_EXTRAS)
+#define AGENT_JOB_READS_HOST(X)                                                \
+    X(RUN_START, WL_RUN_START)                                                 \
+    X(RUN_END, WL_RUN_END)                                                     \
+    X(REPEAT_LOG, WL_REPEAT_LOG)                                               \
+    X(LANES, WL_LANES)
+#define AGENT_PROBE_READS(X)                                                   \
+    X(PROBES, CLK_PROBES)                                                      \
+    X(SLEEP_REQ, CLK_SLEEP_REQ)                                                \
+    X(SLEEP_TOOK, CLK_SLEEP_TOOK)                                              \
+    X(SPIN_WALL, CLK_CPU_WALL)                                                 \
+    X(SPIN_CPU, CLK_CPU_BILLED)
+#define AGENT_PROBE_READS_HOST(X)                                              \
+    X(SPIN_WAITED, CLK_CPU_WAITED)                                             \
+    X(SLEEP_START, CLK_SLEEP_START)                                            \
+    X(SLEEP_END, CLK_SLEEP_END)
+
 #endif

@@ -10,6 +10,7 @@
 #define PARALLAX_PMAPI_SOURCE_H
 
 #include "collectors/backend.h"
+#include "core/agent_metrics.h"
 
 extern const struct backend backend_pmapi;
 
@@ -20,30 +21,14 @@ extern const struct backend *const pmapi_backends[];
  * them opens (the main thread, between screens). */
 void pmapi_source_set_url(const char *url);
 
-/* What pmdaparallax exports that the screen shows, by name: their names
- * are core/agent_metrics.h's (tests/integration/test_agent_names.sh
- * holds them to a real agent's). */
+/* What pmdaparallax exports that the screen shows, by name: the reads of
+ * both clients of core/agent_metrics.h, whose names are its own
+ * (tests/integration/test_agent_names.sh holds them to a real agent's). */
 enum agent_field {
-    PAF_STATE,
-    PAF_RUNS,
-    PAF_FIGURE,
-    PAF_REPEATS_DONE,
-    PAF_REPEATS,
-    PAF_N,
-    PAF_MEDIAN,
-    PAF_MIN,
-    PAF_MAX,
-    PAF_MEAN,
-    PAF_CI_LO,
-    PAF_CI_HI,
-    PAF_ERROR,
-    PAF_EXTRAS,
-    PAF_PROBES,
-    PAF_SLEEP_REQ,
-    PAF_SLEEP_TOOK,
-    PAF_SPIN_WALL,
-    PAF_SPIN_CPU,
-    PAF_COUNT
+#define PAF_ENUM(k, row) PAF_##k,
+    AGENT_JOB_READS(PAF_ENUM) AGENT_PROBE_READS(PAF_ENUM)
+#undef PAF_ENUM
+        PAF_COUNT
 };
 
 extern const char *const pmapi_agent_names[PAF_COUNT];
