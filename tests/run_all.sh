@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs the tests of parallax and ends with one summary line
 # "N passed, N failed".
-# Usage: tests/run_all.sh [BUILD_DIR] [PATTERN] [-g GROUP]...
+# Usage: tests/run_all.sh [BUILD_DIR] [PATTERN] [-g GROUP]... [-n]
 #        tests/run_all.sh -l            (the groups, after the check below)
 #   unit tests:        BUILD/tests/unit/test_*          (cmocka)
 #   integration tests: BUILD/tests/integration/test_*   (cmocka, real PCP)
@@ -10,20 +10,22 @@
 # Shell tests get the build directory as $1 and exit 0 on success.
 # PATTERN, when given, keeps only the tests whose path contains it; each
 # -g GROUP keeps the tests tests/groups puts in that group (several -g:
-# any of them). Nothing runs while tests/groups and the tree disagree: a
-# test file in no group, a line naming no file, an undeclared group.
+# any of them); -n lists the tests chosen instead of running them.
+# Nothing runs while tests/groups and the tree disagree: a test file in
+# no group, a line naming no file, an undeclared group.
 set -u
 usage() {
-    echo "usage: tests/run_all.sh [BUILD_DIR] [PATTERN] [-g GROUP]... | -l" >&2
+    echo "usage: tests/run_all.sh [BUILD_DIR] [PATTERN] [-g GROUP]... [-n] | -l" >&2
     exit 2
 }
-build='' pattern='' list=0
+build='' pattern='' list=0 dry=0
 want=()
 while [ $# -gt 0 ]; do
     case "$1" in
         -g) [ $# -ge 2 ] || usage; want+=("$2"); shift 2 ;;
         -g*) want+=("${1#-g}"); shift ;;
         -l) list=1; shift ;;
+        -n) dry=1; shift ;;
         -h|--help) usage ;;
         -*) echo "run_all.sh: unknown option $1" >&2; usage ;;
         *)
@@ -171,12 +173,17 @@ for t in "$build"/tests/unit/test_* "$build"/tests/integration/test_* \
         continue
     fi
     chosen "$src" || continue
+    if [ "$dry" = 1 ]; then
+        case "$t" in *.sh) echo "${t#tests/}" ;; *) echo "${t#"$build"/tests/}" ;; esac
+        continue
+    fi
     case "$t" in
         *.sh) run_one "${t#tests/}" bash "$t" "$build" ;;
         *) run_one "${t#"$build"/tests/}" "$t" ;;
     esac
 done
 
+[ "$dry" = 1 ] && exit 0
 if [ ${#failures[@]} -gt 0 ]; then
     echo "failed: ${failures[*]}"
 fi

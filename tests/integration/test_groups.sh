@@ -4,7 +4,7 @@
 # names no file that is missing. On a copy of run_all.sh and a groups file
 # in a tree of stand-in tests (each records that it ran), -g GROUP runs
 # exactly that group's tests, several -g any of theirs, PATTERN narrows
-# them, and a folder is a group; a test file in no group, a line naming
+# them, a folder is a group, and -n lists them without running them; a test file in no group, a line naming
 # a missing file, a group nobody declared, a test listed twice and an
 # unknown -g each stop run_all.sh before any test runs, with one line
 # naming the file or group, exit 2.
@@ -85,6 +85,13 @@ runs "integration/test_c" build integration -g alpha
 runs "unit/test_a unit/test_b" -g unit
 runs "unit/test_a unit/test_b integration/test_c integration/test_d.sh \
     screen/test_e.sh" build
+rm -f "$work/ran"
+out=$(cd "$work/t" && tests/run_all.sh build -g beta -n) || fail "-n: $out"
+[ "$out" = "unit/test_b
+integration/test_c
+integration/test_d.sh" ] || fail "-n -g beta lists: $out"
+[ ! -e "$work/ran" ] || fail "-n ran $(cat "$work/ran")"
+echo "ok: -n -g beta lists its three and runs none"
 out=$(cd "$work/t" && tests/run_all.sh -l) || fail "-l: $out"
 [ "$out" = "alpha       3  the first
 beta        3  the second, on two lines" ] || fail "-l lists: $out"
