@@ -92,8 +92,15 @@ done
 [ "$problems" -eq 0 ] || exit 2
 if [ "$list" = 1 ]; then
     for g in "${!declared[@]}"; do
-        printf '%-9s %3d  %s\n' "$g" "${count[$g]}" "${about[$g]}"
+        printf '%-11s %3d  %s\n' "$g" "${count[$g]}" "${about[$g]}"
     done | sort
+    for g in unit integration screen; do
+        n=0
+        for first in "${!in_groups[@]}"; do
+            [[ "$first" == "$g/"* ]] && n=$((n + 1))
+        done
+        printf '%-11s %3d  the tests in tests/%s/\n' "$g" "$n" "$g"
+    done
     exit 0
 fi
 

@@ -93,8 +93,11 @@ integration/test_d.sh" ] || fail "-n -g beta lists: $out"
 [ ! -e "$work/ran" ] || fail "-n ran $(cat "$work/ran")"
 echo "ok: -n -g beta lists its three and runs none"
 out=$(cd "$work/t" && tests/run_all.sh -l) || fail "-l: $out"
-[ "$out" = "alpha       3  the first
-beta        3  the second, on two lines" ] || fail "-l lists: $out"
+[ "$out" = "alpha         3  the first
+beta          3  the second, on two lines
+unit          2  the tests in tests/unit/
+integration   2  the tests in tests/integration/
+screen        1  the tests in tests/screen/" ] || fail "-l lists: $out"
 echo "ok: -l"
 
 refuses "-g gamma: no such group" build -g gamma
