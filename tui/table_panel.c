@@ -18,6 +18,7 @@
 #include "tui/row_cache.h"
 #include "view/fit.h"
 #include "view/view.h"
+#include "view/view_jobs.h"
 #include "view/view_time.h"
 
 #define SPARK_MAX       (2 * VIEW_SPARK_W)
