@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "cli/archives.h"
+#include "cli/front_start.h"
 #include "cli/quit_signals.h"
 #include "cli/report_out.h"
 #include "guest/demo_guests.h"
-#include "report/baselines.h"
 #include "report/report.h"
 #include "runner/suites.h"
 #include "session/host_probe.h"
@@ -259,9 +259,7 @@ int batch_run(const struct options *o)
     int order[JOBS_MAX_WL];
     quit_signals_install(on_stop); /* also HUP: a closed terminal */
 
-    jobs_init(&j);
-    j.opts.repeats = o->repeats;
-    j.lease = o->lease;
+    front_jobs_init(&j, o);
     int n = resolve(&j, o->batch, order, err, sizeof(err));
     if (n < 0) {
         fprintf(stderr, "parallax: %s\n", err);
@@ -272,11 +270,8 @@ int batch_run(const struct options *o)
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }
-    if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
-            0 ||
-        baselines_open(&s, &j, o->baselines, o->nbaselines, err, sizeof(err)) <
-            0 ||
-        archives_open(&archives, &s, o, err, sizeof(err)) < 0) {
+    /* a session that cannot open is bad input here too: 2 */
+    if (front_start(&s, &j, &archives, o, err, sizeof(err)) != 0) {
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }
