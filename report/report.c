@@ -93,22 +93,26 @@ struct report_pair report_pair_session(const struct report_of_session *r)
                                 session_json, r};
 }
 
-int report_pair_fill_text(FILE *f, void *pair, char *err, size_t errlen)
+/* One form of a pair into f; the cause of a failure into err. */
+static int fill(FILE *f, int (*form)(FILE *f, const void *arg), const void *arg,
+                char *err, size_t errlen)
 {
-    const struct report_pair *p = pair;
-    if (p->text(f, p->arg) == 0)
+    if (form(f, arg) == 0)
         return 0;
     snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
     return -1;
 }
 
+int report_pair_fill_text(FILE *f, void *pair, char *err, size_t errlen)
+{
+    const struct report_pair *p = pair;
+    return fill(f, p->text, p->arg, err, errlen);
+}
+
 int report_pair_fill_json(FILE *f, void *pair, char *err, size_t errlen)
 {
     const struct report_pair *p = pair;
-    if (p->json(f, p->arg) == 0)
-        return 0;
-    snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
-    return -1;
+    return fill(f, p->json, p->arg, err, errlen);
 }
 
 /* dir/STEM-YYYYmmdd-HHMMSS-mmm.EXT for the report's second and

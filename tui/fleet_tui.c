@@ -114,13 +114,9 @@ static void draw(struct fleet_screen *fs)
 static void save_report(struct fleet_screen *fs)
 {
     char path[4096], err[512];
-    if (fleet_report_save(fs->o->report_dir, &fs->v, &fs->m, &fs->run, path,
-                          sizeof(path), err, sizeof(err)) < 0)
-        status_cause_first("not saved", err, fs->panel.status,
-                           sizeof(fs->panel.status));
-    else
-        snprintf(fs->panel.status, sizeof(fs->panel.status),
-                 "saved %.400s (and .json)", path);
+    int rc = fleet_report_save(fs->o->report_dir, &fs->v, &fs->m, &fs->run,
+                               path, sizeof(path), err, sizeof(err));
+    status_saved(rc, path, err, fs->panel.status, sizeof(fs->panel.status));
 }
 
 static void start_run(struct fleet_screen *fs, const char *what)
@@ -320,9 +316,11 @@ static int loop(struct fleet_screen *fs)
     }
 }
 
-/* The fleet screen inside the terminal's lifecycle (tui_run's). */
-static int fleet_screen(const struct options *o, bool utf8, char *err,
-                        size_t errlen)
+/* The fleet screen, inside the terminal's lifecycle: until q (0) or a
+ * termination signal (returned); -1 with one line in err when it cannot
+ * start. */
+static int run_screen(const struct options *o, bool utf8, char *err,
+                      size_t errlen)
 {
     static struct fleet_screen fs;
     fs.o = o;
@@ -372,7 +370,7 @@ int fleet_tui_run(const struct options *o)
     tui_life_begin();
     DIAG(DIAG_INFO, "started: the fleet at %s, interval %g s", o->fleet,
          o->interval);
-    int sig = fleet_screen(o, life.utf8, err, sizeof(err));
+    int sig = run_screen(o, life.utf8, err, sizeof(err));
     tui_life_end();
     if (sig < 0)
         tui_life_say(&life, err);

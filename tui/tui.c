@@ -55,13 +55,9 @@ static void snapshot(struct screen *sc, const struct session *s)
     char clk[64], path[4096], err[512];
     struct report_meta meta;
     report_meta_now(&meta, clk, sizeof(clk));
-    if (report_save(sc->report_dir, s, &sc->jobs, &meta, path, sizeof(path),
-                    err, sizeof(err)) < 0)
-        status_cause_first("not saved", err, sc->table.status,
-                           sizeof(sc->table.status));
-    else
-        snprintf(sc->table.status, sizeof(sc->table.status),
-                 "saved %.340s (and .json)", path);
+    int rc = report_save(sc->report_dir, s, &sc->jobs, &meta, path,
+                         sizeof(path), err, sizeof(err));
+    status_saved(rc, path, err, sc->table.status, sizeof(sc->table.status));
 }
 
 /* Follows the demo guests' boots on the status line; adds each as a
