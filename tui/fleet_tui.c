@@ -296,8 +296,8 @@ static int loop(struct fleet_screen *fs)
         int n = poll(pfd, 3, timeout);
         if (n < 0 && errno != EINTR)
             return 0;
-        char sig;
-        if (pfd[2].revents && read(pfd[2].fd, &sig, 1) == 1)
+        int sig = tui_signal_taken(&pfd[2]);
+        if (sig)
             return sig;
         bool redraw = update(fs) || n == 0;
         if (pfd[0].revents || n < 0) {

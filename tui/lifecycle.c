@@ -147,6 +147,12 @@ int tui_signal_fd(void)
     return sig_pipe[0];
 }
 
+int tui_signal_taken(const struct pollfd *p)
+{
+    char sig;
+    return p->revents && read(p->fd, &sig, 1) == 1 ? sig : 0;
+}
+
 int tui_life_open(struct tui_life *l, const struct options *o, char *status,
                   size_t n)
 {

@@ -8,6 +8,7 @@
 #ifndef PARALLAX_LIFECYCLE_H
 #define PARALLAX_LIFECYCLE_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -43,5 +44,9 @@ void tui_life_close(struct tui_life *l);
 /* While a screen is up: the descriptor that becomes readable when a
  * signal that ends the process arrives (one byte, the signal). */
 int tui_signal_fd(void);
+
+/* After a poll that included tui_signal_fd() as p: the signal that
+ * arrived, or 0. */
+int tui_signal_taken(const struct pollfd *p);
 
 #endif

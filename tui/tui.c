@@ -205,8 +205,8 @@ static int main_loop(struct screen *sc, struct session *s, bool utf8)
         int n = poll(pfd, 5, timeout);
         if (n < 0 && errno != EINTR)
             return 0;
-        char sig;
-        if (pfd[2].revents && read(pfd[2].fd, &sig, 1) == 1)
+        int sig = tui_signal_taken(&pfd[2]);
+        if (sig)
             return sig;
         /* the terminal went away without a SIGHUP reaching us */
         if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
