@@ -34,6 +34,7 @@
 #include "core/record_table.h"
 #include "report/report.h"
 #include "view/view.h"
+#include "view/view_time.h"
 #include "workloads/extras.h"
 
 #define STEP_MAX 1.0 /* s realtime may part from monotonic by */
