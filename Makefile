@@ -63,6 +63,9 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LAUNCH_OBJ)
 TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
 UNIT_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 INTEG_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/integration/test_*.c))
+# programs the shell tests run (not tests of their own): the agent's names
+# as parallax's code uses them (tests/integration/test_agent_names.sh)
+TEST_HELPERS := $(BUILD)/tests/integration/agent_names
 
 PARALLAX := $(BUILD)/parallax
 PARALLAX_RUN := $(BUILD)/parallax-run
@@ -88,7 +91,7 @@ all: deps
 	@$(MAKE) --no-print-directory build
 
 build: $(PARALLAX) $(PARALLAX_RUN) $(ARCHIVE_READER) $(HELLO) $(HELLO_DYN) \
-    $(UNIT_TESTS) $(INTEG_TESTS)
+    $(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS)
 
 deps:
 	@./scripts/deps.sh
@@ -209,7 +212,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBPARALLAX)
 # next make rebuilt them (their .d files name them), with its own flags:
 # test_install's `make install` then relinked the sanitizer build's tests
 # without the sanitizers and failed, on every fresh clone's `make asan`.
-.SECONDARY: $(UNIT_TESTS:%=%.o) $(INTEG_TESTS:%=%.o)
+.SECONDARY: $(UNIT_TESTS:%=%.o) $(INTEG_TESTS:%=%.o) $(TEST_HELPERS:%=%.o)
 
 # tui/ code under a unit test: curses instead of the collectors
 $(BUILD)/tests/unit/test_row_cache.o: XCFLAGS = $(TEST_CFLAGS) $(CURSES_CFLAGS)
