@@ -1,0 +1,189 @@
+#!/bin/bash
+# PCP's conventions (issue 28) against a real pmcd with pmdaparallax and
+# PCP's own tools:
+#   - --batch -F FILE writes each refresh as CSV (pmrep -o csv's layout:
+#     Time, then SOURCE:KEY (UNIT) columns) that Python's csv module reads,
+#     and its last row holds exactly the JSON report's figures, host and
+#     guest;
+#   - --text -o csv of that recording replayed (-a) ends on the same
+#     figures (the replay's rates are taken on the recorded clocks);
+#   - -a forms: an archive's .meta, its .0, its directory and a
+#     comma-separated list of two archives of one source replay the same
+#     records: each shown record time is one pmdumplog lists, a list and
+#     the directory holding its archives start at the first archive's
+#     records and end at the second's last;
+#   - -S and -T bound the replay to exactly the records pmdumplog -S -T of
+#     the same archive lists (nothing outside, the window's last shown at
+#     the end), -O starts it later, and a window with no record is one
+#     line, exit 2;
+#   - pcp(1)'s environment: `pcp -a ARCHIVE -S ... parallax` replays as
+#     -a -S do.
+set -u
+export LANG=C.UTF-8 LC_ALL=
+here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/lib.sh"
+. "$here/pmcd.sh"
+use_build
+# pmdumplog's clock in UTC, as parallax's -Z UTC
+export TZ=UTC
+
+work=$(mktemp -d)
+trap 'pmcd_stop "$work/g1/pmcd"; rm -rf "$work"' EXIT
+port=$(free_port) || fail "no free port"
+pmcd_start_agent "$work/g1" "$port" || fail "pmcd with the agent"
+
+# --- a batch's CSV against its JSON report ---
+"$bin" --batch syscall-null -r 2 -t 0.5 -h "g1=localhost:$port" \
+    --record "$work/rec" -o "$work/r.txt" -F "$work/live.csv" 2>"$work/err" ||
+    fail "--batch -F exited $?: $(cat "$work/err")"
+python3 - "$work/live.csv" "$work/r.json" <<'PY' || fail "the batch's CSV and its report differ"
+import csv, json, math, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head, body = rows[0], rows[1:]
+assert head[0] == "Time", head
+assert len(body) >= 3, len(body)
+assert all(len(r) == len(head) for r in body), "ragged rows"
+rep = {s["name"]: s for s in json.load(open(sys.argv[2]))["sources"]}
+last = dict(zip(head, body[-1]))
+checked = 0
+for src in ("host", "g1"):
+    for key, want in rep[src]["metrics"].items():
+        cols = [h for h in head if h.startswith(f"{src}:{key}")]
+        assert len(cols) == 1, (src, key, cols)
+        got = last[cols[0]]
+        if want is None:
+            assert got == "", (src, key, got)
+        else:
+            assert float(got) == want, (src, key, got, want)
+            checked += 1
+assert checked >= 20, checked
+assert '"host:ctxsw (count/s)"' in open(sys.argv[1]).readline()
+print(f"ok: --batch -F: {len(body)} CSV rows; the last equals the JSON report "
+      f"in {checked} figures of host and g1")
+PY
+grep -q '^Time,"host:time (s)","host:cpu_user (%)",' "$work/live.csv" ||
+    fail "the CSV header: $(head -c 200 "$work/live.csv")"
+
+# --- the recording replayed as CSV ends on the report's figures ---
+nrec=$(pmdumplog "$(find "$work/rec/host" -name '*.meta' | sed 's/\.meta$//')" |
+    grep -cE '^[0-9:.]+ +[0-9]+ metrics?$')
+"$bin" --text -o csv -t 0.5 -n $((nrec + 12)) -a "$work/rec" \
+    >"$work/replay.csv" 2>"$work/err" || fail "-a -o csv exited $?: $(cat "$work/err")"
+python3 - "$work/replay.csv" "$work/r.json" <<'PY' || fail "the replay's CSV differs from the report"
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head, last = rows[0], dict(zip(rows[0], rows[-1]))
+rep = {s["name"]: s for s in json.load(open(sys.argv[2]))["sources"]}
+n = 0
+for src in ("host", "g1"):
+    for key, want in rep[src]["metrics"].items():
+        col = [h for h in head if h.startswith(f"rec:{src}:{key}")][0]
+        if want is None:
+            continue
+        got = float(last[col])
+        assert abs(got - want) <= 1e-9 * max(1, abs(want)), (src, key, got, want)
+        n += 1
+print(f"ok: -a REC --text -o csv ends on the report's {n} figures (rec:host, rec:g1)")
+PY
+
+# --- two recordings of one source, for the -a forms ---
+for k in 1 2; do
+    "$bin" --text -n 8 -t 0.3 --record "$work/two" >/dev/null 2>"$work/err" ||
+        fail "--text --record ($k) exited $?: $(cat "$work/err")"
+done
+mapfile -t bases < <(find "$work/two/host" -name '*.meta' | sort | sed 's/\.meta$//')
+[ "${#bases[@]}" = 2 ] || fail "want two archives in two/host: ${bases[*]}"
+a1=${bases[0]} a2=${bases[1]}
+
+# rec_times CSV: the replayed column's record times, in order, once each
+rec_times() {
+    python3 - "$1" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+col = rows[0].index("r:time (s)")
+seen = []
+for r in rows[1:]:
+    if r[col] and (not seen or seen[-1] != r[col]):
+        seen.append(r[col])
+print("\n".join(seen))
+PY
+}
+# dump_times ARGS...: pmdumplog's record times (UTC, s since the epoch)
+dump_times() {
+    local day
+    day=$(date -u -d @"$(date +%s)" +%F)
+    pmdumplog -Z UTC "$@" | awk '/^[0-9][0-9]:[0-9][0-9]:[0-9.]+ +[0-9]+ metrics?$/ { print $1 }' |
+        while read -r t; do date -u -d "$day $t" +%s.%6N; done
+}
+replay() { # replay OUT ARGS...: --text -o csv of a replay until it ended
+    local out=$1
+    shift
+    "$bin" --text -o csv -Z UTC -t 0.3 -n 24 "$@" >"$out" 2>"$work/err" ||
+        fail "replay $* exited $?: $(cat "$work/err")"
+    rec_times "$out" >"$out.times"
+}
+# within FILE WANT: every time in FILE is one of WANT's (within 1 µs), in order
+within_dump() {
+    python3 - "$1" "$2" <<'PY'
+import sys
+got = [float(x) for x in open(sys.argv[1]).read().split()]
+want = [float(x) for x in open(sys.argv[2]).read().split()]
+assert got, "no record shown"
+idx = []
+for g in got:
+    m = [i for i, w in enumerate(want) if abs(w - g) < 2e-6]
+    assert m, (g, "not a record pmdumplog lists")
+    idx.append(m[0])
+assert idx == sorted(idx), "out of order"
+print(len(got), len(want), idx[0], idx[-1])
+PY
+}
+
+dump_times "$a1" >"$work/d1"
+cat "$work/d1" <(dump_times "$a2") >"$work/d12"
+replay "$work/meta.csv" -a "r=$a1.meta"
+replay "$work/vol.csv" -a "r=$a1.0"
+replay "$work/list.csv" -a "r=$a1.meta,$a2.0"
+replay "$work/dir.csv" -a "r=$work/two/host"
+for f in meta vol; do
+    read -r got want first last < <(within_dump "$work/$f.csv.times" "$work/d1") ||
+        fail "-a $f: a shown record is not the archive's"
+    [ "$last" = $((want - 1)) ] || fail "-a $f ended at record $last of $want"
+done
+[ "$(tail -n 1 "$work/meta.csv.times")" = "$(tail -n 1 "$work/vol.csv.times")" ] ||
+    fail "-a A.meta and -a A.0 end on different records"
+n1=$(wc -l <"$work/d1")
+for f in list dir; do
+    read -r got want first last < <(within_dump "$work/$f.csv.times" "$work/d12") ||
+        fail "-a $f: a shown record is not one of the two archives'"
+    [ "$first" -lt "$n1" ] && [ "$last" = $((want - 1)) ] ||
+        fail "-a $f did not span both archives (records $first to $last of $want, the first has $n1)"
+done
+[ "$(tail -n 1 "$work/list.csv")" != "" ] &&
+    [ "$(tail -n 1 "$work/list.csv" | cut -d, -f17-)" = "$(tail -n 1 "$work/dir.csv" | cut -d, -f17-)" ] ||
+    fail "-a A,B and -a DIR end on different figures"
+echo "ok: -a A.meta, A.0 (records of A, ending on its last), A,B and DIR (from A's records to B's last, the same last figures) replay the records pmdumplog lists"
+
+# --- -S, -T, -O against pmdumplog ---
+dump_times -S +0.7sec -T -0.6sec "$a2" >"$work/dw"
+[ "$(wc -l <"$work/dw")" -ge 2 ] || fail "the window holds too few records: $(cat "$work/dw")"
+[ "$(wc -l <"$work/dw")" -lt "$(dump_times "$a2" | wc -l)" ] || fail "the window cuts nothing"
+replay "$work/win.csv" -a "r=$a2.meta" -S +0.7sec -T -0.6sec
+read -r got want first last < <(within_dump "$work/win.csv.times" "$work/dw") ||
+    fail "-S/-T showed a record outside pmdumplog -S -T's: $(cat "$work/win.csv.times")"
+[ "$last" = $((want - 1)) ] || fail "-S/-T ended at record $last of the window's $want"
+echo "ok: -S +0.7sec -T -0.6sec: $got records shown, all of the $want pmdumplog -S -T lists, ending on its last"
+replay "$work/org.csv" -a "r=$a2.meta" -O +1.5sec
+dump_times -S +1.5sec "$a2" >"$work/do"
+read -r got want first last < <(within_dump "$work/org.csv.times" "$work/do") ||
+    fail "-O +1.5sec showed a record before the origin"
+echo "ok: -O +1.5sec: the replay starts at the origin (every shown record at or after it)"
+expect_fail 2 "no record in the -S/-T window" "$bin" --text -n 1 -a "$a2.meta" -S +1hour
+
+# --- what pcp(1) passes: the same replay through the environment ---
+PCP_ARCHIVE="r=$a2.meta" PCP_START_TIME=+0.7sec PCP_FINISH_TIME=-0.6sec \
+    replay "$work/env.csv"
+[ "$(tail -n 1 "$work/env.csv.times")" = "$(tail -n 1 "$work/win.csv.times")" ] ||
+    fail "PCP_ARCHIVE, PCP_START_TIME and PCP_FINISH_TIME: not the -a -S -T replay"
+echo "ok: PCP_ARCHIVE, PCP_START_TIME, PCP_FINISH_TIME (pcp -a -S -T) replay as -a -S -T"
+echo "all PCP option checks passed"
