@@ -1,13 +1,14 @@
 /* See archive_source.h: backend_archive, which reads an archive in a
  * process of its own (parallax-archive, parallax_archive.c) after its
  * files' framing passed (archive_frame.h; each member's, for a list:
- * archive_list.h). Every request has a deadline: a reader that dies (a
- * signal, an exit) or does not answer in time is killed and reaped, and
- * the archive's column says why in one line, quoting the last line the
- * reader wrote on its stderr (kept in a memfd: glibc's "*** stack
- * smashing detected ***"). An archive that killed its reader mid-replay
- * is not read again in this run (the sampler reopens a source that
- * failed: it would only die again). */
+ * archive_list.h). The replay window (-S, -T, -O) reaches the reader in
+ * the environment it inherits (archive_window.h). Every request has a
+ * deadline: a reader that dies (a signal, an exit) or does not answer in
+ * time is killed and reaped, and the archive's column says why in one
+ * line, quoting the last line the reader wrote on its stderr (kept in a
+ * memfd: glibc's "*** stack smashing detected ***"). An archive that
+ * killed its reader mid-replay is not read again in this run (the
+ * sampler reopens a source that failed: it would only die again). */
 #include "collectors/archive_source.h"
 
 #include <errno.h>

@@ -4,13 +4,29 @@
 #include "collectors/archive_window.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <pcp/pmapi.h>
 
 #include "collectors/pcp_time.h"
 
+/* The window also goes into the environment, so that a process the
+ * replay runs in (a reader parallax starts) sees the same one. */
+#define ENV_START  "PARALLAX_REPLAY_START"
+#define ENV_FINISH "PARALLAX_REPLAY_FINISH"
+#define ENV_ORIGIN "PARALLAX_REPLAY_ORIGIN"
+
 static const char *w_start, *w_finish, *w_origin;
+static bool w_set;
+
+static void export(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+}
 
 void archive_window_set(const char *start, const char *finish,
                         const char *origin)
@@ -18,10 +34,26 @@ void archive_window_set(const char *start, const char *finish,
     w_start = start;
     w_finish = finish;
     w_origin = origin;
+    w_set = true;
+    export(ENV_START, start);
+    export(ENV_FINISH, finish);
+    export(ENV_ORIGIN, origin);
+}
+
+/* In a process whose window was never set: the one its parent exported. */
+static void inherit(void)
+{
+    if (w_set)
+        return;
+    w_start = getenv(ENV_START);
+    w_finish = getenv(ENV_FINISH);
+    w_origin = getenv(ENV_ORIGIN);
+    w_set = true;
 }
 
 bool archive_window_given(void)
 {
+    inherit();
     return w_start || w_finish || w_origin;
 }
 

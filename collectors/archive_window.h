@@ -10,8 +10,10 @@
 
 #include "collectors/archive_scan.h"
 
-/* The window for every archive opened from now on (NULL: not given). Call
- * before the samplers start. */
+/* The window for every archive opened from now on (NULL: not given), in
+ * this process and the ones it starts (through PARALLAX_REPLAY_START,
+ * _FINISH and _ORIGIN in the environment, which a process that never set
+ * it reads). Call before any thread starts. */
 void archive_window_set(const char *start, const char *finish,
                         const char *origin);
 
