@@ -94,6 +94,6 @@ if $lint; then
     command -v lintian >/dev/null || die "no lintian; run 'scripts/deps.sh' (make deps) as root"
     say "lintian $(for d in $debs; do basename "$d"; done | tr '\n' ' ')"
     # shellcheck disable=SC2086 # two paths without spaces
-    lintian --fail-on error --info $debs || die "lintian reports errors (above)"
+    lintian --fail-on error --display-info $debs || die "lintian reports errors (above)"
     say "lintian: no errors"
 fi

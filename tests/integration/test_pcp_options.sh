@@ -17,7 +17,7 @@
 #     the end), -O starts it later, and a window with no record is one
 #     line, exit 2;
 #   - pcp(1)'s environment: `pcp -a ARCHIVE -S ... parallax` replays as
-#     -a -S do.
+#     -a -S do; pcp(1) itself runs pcp-parallax with its -h and -t.
 set -u
 export LANG=C.UTF-8 LC_ALL=
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -186,4 +186,16 @@ PCP_ARCHIVE="r=$a2.meta" PCP_START_TIME=+0.7sec PCP_FINISH_TIME=-0.6sec \
 [ "$(tail -n 1 "$work/env.csv.times")" = "$(tail -n 1 "$work/win.csv.times")" ] ||
     fail "PCP_ARCHIVE, PCP_START_TIME and PCP_FINISH_TIME: not the -a -S -T replay"
 echo "ok: PCP_ARCHIVE, PCP_START_TIME, PCP_FINISH_TIME (pcp -a -S -T) replay as -a -S -T"
+# --- pcp(1) itself: `pcp -h HOST -t 500msec parallax` (pcp finds
+# pcp-parallax in ~/.pcp/bin as in $PCP_BINADM_DIR, where the packages and
+# make install put it) ---
+mkdir -p "$work/home/.pcp/bin"
+ln -s "$bin" "$work/home/.pcp/bin/pcp-parallax"
+HOME=$work/home PATH=/usr/bin:$PATH pcp -h "localhost:$port" -t 500msec \
+    parallax --text -n 2 >"$work/pcp.txt" 2>"$work/err" ||
+    fail "pcp -h -t parallax exited $?: $(cat "$work/err")"
+[ "$(grep -c '^parallax .* - interval 0.5 s - ' "$work/pcp.txt")" = 2 ] &&
+    grep -qE "^ +host +localhost:$port " "$work/pcp.txt" ||
+    fail "pcp -h localhost:$port -t 500msec parallax --text -n 2: $(head -c 600 "$work/pcp.txt")"
+echo "ok: pcp -h localhost:$port -t 500msec parallax --text -n 2: its guest and interval"
 echo "all PCP option checks passed"
