@@ -9,6 +9,7 @@
 #include "cli/pcp_env.h"
 #include "collectors/archive_window.h"
 #include "collectors/backend.h"
+#include "collectors/pcp_container.h"
 #include "collectors/pcp_time.h"
 #include "collectors/syscalls_switch.h"
 #include "fleet/fleet_run.h"
@@ -41,6 +42,7 @@ enum {
     LO_FLEET,
     LO_FLEET_FILTER,
     LO_FLEET_JOBS,
+    LO_CONTAINER,
 };
 
 void options_usage(FILE *f)
@@ -115,6 +117,14 @@ void options_usage(FILE *f)
         "                          variant:V name:N state:S role:R (globs)\n"
         "      --fleet-jobs=N      sources a fleet run takes at once (default "
         "%d)\n"
+        "      --container=[LABEL=]NAME[@HOST[:PORT]]\n"
+        "                          watch container NAME as a source, read "
+        "through\n"
+        "                          the pmcd at HOST (default this host's) "
+        "with PCP's\n"
+        "                          container support (its pmdaroot must see "
+        "the\n"
+        "                          runtime: docker, podman, lxc); repeatable\n"
         "\n"
         "Time:\n"
         "  -t, --interval=INTERVAL time between samples: seconds or PCP's "
@@ -334,6 +344,56 @@ static int check_theme(const char *name, char *err, size_t errlen)
     return rc < 0 ? -1 : 0;
 }
 
+/* --container=[LABEL=]NAME[@HOST[:PORT]]: a guest reading container NAME
+ * through the pmcd at HOST (default this host's). 0, or -1 with err. */
+static int container_option(const char *arg, struct options *o, char *err,
+                            size_t errlen)
+{
+    char buf[256], *label = NULL, *name = buf, *at;
+    struct source_spec host;
+    if (o->ncontainers == OPTIONS_MAX_CONTAINERS ||
+        o->nguests == OPTIONS_MAX_GUESTS) {
+        snprintf(err, errlen, "more than %d containers; watch fewer",
+                 OPTIONS_MAX_CONTAINERS);
+        return -1;
+    }
+    snprintf(buf, sizeof(buf), "%s", arg);
+    char *eq = strchr(buf, '=');
+    if (eq) {
+        *eq = '\0';
+        label = buf;
+        name = eq + 1;
+    }
+    if ((at = strchr(name, '@')))
+        *at++ = '\0';
+    size_t len = strlen(name);
+    if (!len || len >= sizeof(o->containers[0].name) ||
+        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                     "0123456789_.-") != len ||
+        (label && (!label[0] || strlen(label) >= sizeof(o->guests[0].name)))) {
+        snprintf(err, errlen,
+                 "--container '%s' names no container; give "
+                 "--container=[LABEL=]NAME[@HOST[:PORT]], NAME as docker or "
+                 "podman ps lists it",
+                 echo(arg));
+        return -1;
+    }
+    if (source_spec_parse(at && *at ? at : "localhost", &host, err, errlen) < 0)
+        return -1;
+    struct source_spec *g = &o->guests[o->nguests];
+    if (pcp_container_target(host.target, name, g->target, sizeof(g->target),
+                             err, errlen) < 0)
+        return -1;
+    snprintf(g->name, sizeof(g->name), "%.63s", label ? label : name);
+    snprintf(o->containers[o->ncontainers].name, sizeof(o->containers[0].name),
+             "%s", name);
+    snprintf(o->containers[o->ncontainers].host, sizeof(o->containers[0].host),
+             "%s", host.target);
+    o->ncontainers++;
+    o->nguests++;
+    return 0;
+}
+
 /* -t: seconds, or PCP's interval syntax (2sec, 500msec, 1min). */
 static int parse_interval(const char *arg, struct options *o, char *err,
                           size_t errlen)
@@ -437,6 +497,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         {"fleet", required_argument, NULL, LO_FLEET},
         {"fleet-filter", required_argument, NULL, LO_FLEET_FILTER},
         {"fleet-jobs", required_argument, NULL, LO_FLEET_JOBS},
+        {"container", required_argument, NULL, LO_CONTAINER},
         {0, 0, 0, 0},
     };
     memset(o, 0, sizeof(*o));
@@ -493,6 +554,10 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
                 return OPT_ERROR;
             }
             o->output_file = optarg;
+            break;
+        case LO_CONTAINER:
+            if (container_option(optarg, o, err, errlen) < 0)
+                return OPT_ERROR;
             break;
         case 'A':
             snprintf(err, errlen,

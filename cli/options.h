@@ -12,13 +12,14 @@
 
 #include "core/source_spec.h"
 
-#define INTERVAL_MIN          0.1
-#define OPTIONS_MAX_GUESTS    56 /* with the host and baselines: 64 */
-#define OPTIONS_MAX_BASELINES 7
-#define OPTIONS_MAX_DEMO      8  /* --demo-guest, repeated (DEMO_GUESTS_MAX) */
-#define OPTIONS_MAX_ARCHIVES  16 /* -a: each may hold several sources */
-#define REPEATS_MAX           100
-#define INTERVAL_MAX          3600.0
+#define INTERVAL_MIN           0.1
+#define OPTIONS_MAX_GUESTS     56 /* with the host and baselines: 64 */
+#define OPTIONS_MAX_BASELINES  7
+#define OPTIONS_MAX_DEMO       8  /* --demo-guest, repeated (DEMO_GUESTS_MAX) */
+#define OPTIONS_MAX_ARCHIVES   16 /* -a: each may hold several sources */
+#define OPTIONS_MAX_CONTAINERS 8
+#define REPEATS_MAX            100
+#define INTERVAL_MAX           3600.0
 
 enum options_action {
     OPT_RUN,     /* the live screen, or --text */
@@ -62,6 +63,11 @@ struct options {
     const char *timezone;    /* -Z TZ: times in that zone */
     const char *output_file; /* -F FILE: --text's output, --batch's CSV */
     bool csv;                /* --text -o csv: CSV rows, not the table */
+    int ncontainers;         /* --container: also in guests[], as HOST?... */
+    struct {
+        char name[64];  /* the container, as its runtime names it */
+        char host[128]; /* the pmcd that reads it: HOST[:PORT] */
+    } containers[OPTIONS_MAX_CONTAINERS];
 };
 
 /* Parses argv into o (defaults first). On OPT_ERROR, err holds a one-line

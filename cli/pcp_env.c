@@ -8,6 +8,7 @@
 
 #include "cli/options.h"
 #include "collectors/archive_source.h"
+#include "collectors/pcp_container.h"
 #include "collectors/pcp_time.h"
 
 #define ENV_MAX 32 /* options the environment adds, at most */
@@ -51,6 +52,8 @@ char **pcp_env_args(int *argc, char **argv)
     return out;
 }
 
+static int zone_apply(const struct options *o, char *err, size_t errlen);
+
 static int set_tz(const char *tz, char *err, size_t errlen)
 {
     if (setenv("TZ", tz, 1) < 0) {
@@ -61,7 +64,16 @@ static int set_tz(const char *tz, char *err, size_t errlen)
     return 0;
 }
 
-int pcp_zone_apply(const struct options *o, char *err, size_t errlen)
+int pcp_env_apply(const struct options *o, char *err, size_t errlen)
+{
+    for (int i = 0; i < o->ncontainers; i++)
+        if (pcp_container_check(o->containers[i].host, o->containers[i].name,
+                                err, errlen) < 0)
+            return -1;
+    return zone_apply(o, err, errlen);
+}
+
+static int zone_apply(const struct options *o, char *err, size_t errlen)
 {
     char tz[256], why[512];
     if (o->timezone)

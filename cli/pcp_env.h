@@ -3,8 +3,8 @@
  * (PCP_HOST, PCP_ARCHIVE, PCP_INTERVAL, PCP_SAMPLES, PCP_START_TIME,
  * PCP_FINISH_TIME, PCP_ORIGIN_TIME, PCP_TIMEZONE, PCP_HOSTZONE, and
  * PCP_ALIGN_TIME, which parallax refuses), read as if given first on the
- * command line, as pmGetOptions(3) reads them; and the time zone -z and -Z
- * choose for every time shown. */
+ * command line, as pmGetOptions(3) reads them; the time zone -z and -Z
+ * choose for every time shown; the containers --container names. */
 #ifndef PARALLAX_PCP_ENV_H
 #define PARALLAX_PCP_ENV_H
 
@@ -16,9 +16,10 @@ struct options;
  * one at a time), its length in *argc. */
 char **pcp_env_args(int *argc, char **argv);
 
-/* -Z TZ: TZ for what parallax shows; -z: the zone of the first archive
- * (-a) or else the first guest (-h), asked of it. Before any thread. 0, or
- * -1 with err. */
-int pcp_zone_apply(const struct options *o, char *err, size_t errlen);
+/* After the options, before any thread: each --container is one its pmcd
+ * knows (pcp_container.h); -Z TZ: TZ for what parallax shows; -z: the zone
+ * of the first archive (-a) or else the first guest (-h), asked of it. 0,
+ * or -1 with err (exit 2). */
+int pcp_env_apply(const struct options *o, char *err, size_t errlen);
 
 #endif

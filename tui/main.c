@@ -38,7 +38,7 @@ int main(int argc, char **argv)
         break;
     }
     diag_set_level(o.verbose);
-    if (pcp_zone_apply(&o, err, sizeof(err)) < 0) { /* -z, -Z: TZ, early */
+    if (pcp_env_apply(&o, err, sizeof(err)) < 0) { /* -z, -Z, --container */
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }

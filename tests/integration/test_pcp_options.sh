@@ -17,7 +17,8 @@
 #     the end), -O starts it later, and a window with no record is one
 #     line, exit 2;
 #   - pcp(1)'s environment: `pcp -a ARCHIVE -S ... parallax` replays as
-#     -a -S do; pcp(1) itself runs pcp-parallax with its -h and -t.
+#     -a -S do; pcp(1) itself runs pcp-parallax with its -h and -t;
+#   - --container NAME that the pmcd (pmdaroot) does not know: one line.
 set -u
 export LANG=C.UTF-8 LC_ALL=
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +29,7 @@ use_build
 export TZ=UTC
 
 work=$(mktemp -d)
-trap 'pmcd_stop "$work/g1/pmcd"; rm -rf "$work"' EXIT
+trap 'pmcd_stop "$work/g1/pmcd"; pmcd_stop "$work/croot"; rm -rf "$work"' EXIT
 port=$(free_port) || fail "no free port"
 pmcd_start_agent "$work/g1" "$port" || fail "pmcd with the agent"
 
@@ -198,4 +199,18 @@ HOME=$work/home PATH=/usr/bin:$PATH pcp -h "localhost:$port" -t 500msec \
     grep -qE "^ +host +localhost:$port " "$work/pcp.txt" ||
     fail "pcp -h localhost:$port -t 500msec parallax --text -n 2: $(head -c 600 "$work/pcp.txt")"
 echo "ok: pcp -h localhost:$port -t 500msec parallax --text -n 2: its guest and interval"
+# --- --container: through pmcd's container support (pmdaroot). This
+# machine runs no container runtime (a docker client, no daemon), so only
+# the refusal can be checked: a pmcd with pmdaroot that knows no such
+# container says so in one line, exit 2, instead of a column that would
+# answer nothing ---
+cport=$(free_port) || fail "no free port"
+pmcd_start "$work/croot" "$cport" "root	1	pipe	binary		$PMDAS_DIR/root/pmdaroot" ||
+    fail "pmcd with pmdaroot"
+pminfo -h "localhost:$cport" -f pmcd.feature.containers | grep -q 'value 1' ||
+    fail "this pmcd has no container support"
+expect_fail 2 "--container web: the pmcd at localhost:$cport knows no such container \(it knows: none" \
+    "$bin" --text -n 1 --container "web@localhost:$cport"
+expect_fail 2 "--container 'a b' names no container" "$bin" --text -n 1 --container 'a b'
+pmcd_stop "$work/croot"
 echo "all PCP option checks passed"

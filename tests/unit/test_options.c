@@ -189,6 +189,29 @@ static void test_pcp_environment(void **state)
     assert_int_equal(parse(2, a), OPT_RUN);
 }
 
+/* --container=[LABEL=]NAME[@HOST[:PORT]]: a guest column whose target
+ * carries PCP's container attribute */
+static void test_container(void **state)
+{
+    (void)state;
+    const char *a[] = {"parallax",    "--container",    "web",
+                       "--container", "db=pg@vm1:4000", NULL};
+    assert_int_equal(parse(5, a), OPT_RUN);
+    assert_int_equal(o.nguests, 2);
+    assert_int_equal(o.ncontainers, 2);
+    assert_string_equal(o.guests[0].name, "web");
+    assert_string_equal(o.guests[0].target, "localhost?container=web");
+    assert_string_equal(o.guests[1].name, "db");
+    assert_string_equal(o.guests[1].target, "vm1:4000?container=pg");
+    assert_string_equal(o.containers[1].host, "vm1:4000");
+    const char *bad[] = {"", "a b", "=x", "x;rm", "l=@h"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        const char *argv[] = {"parallax", "--container", bad[i], NULL};
+        assert_int_equal(parse(3, argv), OPT_ERROR);
+        assert_non_null(strstr(err, "names no container"));
+    }
+}
+
 static void test_bad_samples_and_unknown(void **state)
 {
     (void)state;
@@ -353,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_pcp_letters),
         cmocka_unit_test(test_outputs),
         cmocka_unit_test(test_pcp_environment),
+        cmocka_unit_test(test_container),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
