@@ -386,9 +386,9 @@ static int container_option(const char *arg, struct options *o, char *err,
         return -1;
     snprintf(g->name, sizeof(g->name), "%.63s", label ? label : name);
     snprintf(o->containers[o->ncontainers].name, sizeof(o->containers[0].name),
-             "%s", name);
+             "%.63s", name);
     snprintf(o->containers[o->ncontainers].host, sizeof(o->containers[0].host),
-             "%s", host.target);
+             "%.127s", host.target);
     o->ncontainers++;
     o->nguests++;
     return 0;

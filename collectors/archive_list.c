@@ -65,8 +65,8 @@ int archive_list_find(const char *arg, struct source_spec *out, int max,
                  arg, TARGET_MAX);
         return -1;
     }
-    snprintf(out[0].name, sizeof(out[0].name), "%s", label);
-    snprintf(out[0].target, sizeof(out[0].target), "%s", joined);
+    snprintf(out[0].name, sizeof(out[0].name), "%.63s", label);
+    snprintf(out[0].target, sizeof(out[0].target), "%.127s", joined);
     return 1;
 }
 

@@ -66,6 +66,18 @@ PY
 grep -q '^Time,"host:time (s)","host:cpu_user (%)",' "$work/live.csv" ||
     fail "the CSV header: $(head -c 200 "$work/live.csv")"
 
+# --- --text -F FILE: the table (or the CSV) there, nothing on stdout ---
+"$bin" --text -n 2 -t 0.3 -F "$work/table.txt" >"$work/stdout.txt" 2>"$work/err" ||
+    fail "--text -F exited $?: $(cat "$work/err")"
+[ ! -s "$work/stdout.txt" ] && [ "$(grep -c '^parallax .* - interval ' "$work/table.txt")" = 2 ] ||
+    fail "--text -F FILE: the table is not (only) in FILE"
+"$bin" --text -o csv -n 2 -t 0.3 -F "$work/t.csv" >"$work/stdout.txt" || fail "--text -o csv -F exited $?"
+[ ! -s "$work/stdout.txt" ] && [ "$(wc -l <"$work/t.csv")" = 3 ] ||
+    fail "--text -o csv -n 2 -F FILE: want a header and 2 rows in FILE"
+expect_fail 2 "-F /nonexistent/x.csv: No such file or directory" \
+    "$bin" --batch syscall-null -F /nonexistent/x.csv
+echo "ok: --text -F FILE holds the table, -o csv -F FILE the header and a row a refresh; an unwritable -F is one line"
+
 # --- the recording replayed as CSV ends on the report's figures ---
 nrec=$(pmdumplog "$(find "$work/rec/host" -name '*.meta' | sed 's/\.meta$//')" |
     grep -cE '^[0-9:.]+ +[0-9]+ metrics?$')
