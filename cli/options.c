@@ -424,7 +424,7 @@ static int output_check(struct options *o, char *err, size_t errlen)
     if (o->text && o->output && !format) {
         snprintf(err, errlen,
                  "with --text, -o names a format, csv or stdout (as pmrep's "
-                 "-o); the file goes to -F FILE");
+                 "-o); its file goes to -F FILE, a report to --batch -o FILE");
         return -1;
     }
     if (o->batch && format) {
