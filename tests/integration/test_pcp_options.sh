@@ -258,7 +258,7 @@ echo "ok: -z shows the archive's zone (Asia/Tokyo), -Z America/New_York that zon
 # container says so in one line, exit 2, instead of a column that would
 # answer nothing ---
 cport=$(free_port) || fail "no free port"
-pmcd_start "$work/croot" "$cport" "root	1	pipe	binary		$PMDAS_DIR/root/pmdaroot" ||
+pmcd_start "$work/croot" "$cport" "root	1	pipe	binary		$PMDAS_DIR/root/pmdaroot -l $work/croot/root.log" ||
     fail "pmcd with pmdaroot"
 pminfo -h "localhost:$cport" -f pmcd.feature.containers | grep -q 'value 1' ||
     fail "this pmcd has no container support"
