@@ -105,7 +105,9 @@ void csv_out_row(struct csv_out *c, const struct session *s)
     /* the sources the header named (one added later has no column) */
     for (int i = 0; i < c->nsrc && i < s->nsrc; i++) {
         const struct source_model *m = &s->model[i];
-        double at = m->replay.on ? m->replay.at
+        /* a recorded column before its first record (its reader still
+         * starting) has no time yet: empty, not 0 */
+        double at = m->replay.on ? (m->replay.at > 0 ? m->replay.at : NAN)
                     : m->samples ? m->prev.t_real
                                  : NAN;
         number(c->f, at, 16);
