@@ -7,15 +7,16 @@
 #     guest;
 #   - --text -o csv of that recording replayed (-a) ends on the same
 #     figures (the replay's rates are taken on the recorded clocks);
-#   - -a forms: an archive's .meta, its .0, its directory and a
-#     comma-separated list of two archives of one source replay the same
+#   - -a forms: an archive's base name (as pmdumplog takes it), its
+#     .meta, its .0, its directory and a comma-separated list of two
+#     archives of one source (of files or of base names) replay the same
 #     records: each shown record time is one pmdumplog lists, a list and
 #     the directory holding its archives start at the first archive's
 #     records and end at the second's last;
 #   - -S and -T bound the replay to exactly the records pmdumplog -S -T of
 #     the same archive lists (nothing outside, the window's last shown at
 #     the end), -O starts it later, and a window with no record is one
-#     line, exit 2;
+#     line, exit 2; the same of an archive's base name;
 #   - pcp(1)'s environment: `pcp -a ARCHIVE -S ... parallax` replays as
 #     -a -S do; pcp(1) itself runs pcp-parallax with its -h and -t;
 #   - -z shows times in the archive's zone, -Z in the zone given;
@@ -159,19 +160,22 @@ PY
 
 dump_times "$a1" >"$work/d1"
 cat "$work/d1" <(dump_times "$a2") >"$work/d12"
+replay "$work/base.csv" -a "r=$a1"
 replay "$work/meta.csv" -a "r=$a1.meta"
 replay "$work/vol.csv" -a "r=$a1.0"
 replay "$work/list.csv" -a "r=$a1.meta,$a2.0"
+replay "$work/blist.csv" -a "r=$a1,$a2"
 replay "$work/dir.csv" -a "r=$work/two/host"
-for f in meta vol; do
+for f in base meta vol; do
     read -r got want first last < <(within_dump "$work/$f.csv.times" "$work/d1") ||
         fail "-a $f: a shown record is not the archive's"
     [ "$last" = $((want - 1)) ] || fail "-a $f ended at record $last of $want"
 done
-[ "$(tail -n 1 "$work/meta.csv.times")" = "$(tail -n 1 "$work/vol.csv.times")" ] ||
-    fail "-a A.meta and -a A.0 end on different records"
+[ "$(tail -n 1 "$work/meta.csv.times")" = "$(tail -n 1 "$work/vol.csv.times")" ] &&
+    [ "$(tail -n 1 "$work/meta.csv.times")" = "$(tail -n 1 "$work/base.csv.times")" ] ||
+    fail "-a A, -a A.meta and -a A.0 end on different records"
 n1=$(wc -l <"$work/d1")
-for f in list dir; do
+for f in list blist dir; do
     read -r got want first last < <(within_dump "$work/$f.csv.times" "$work/d12") ||
         fail "-a $f: a shown record is not one of the two archives'"
     [ "$first" -lt "$n1" ] && [ "$last" = $((want - 1)) ] ||
@@ -188,9 +192,11 @@ print([last[c] for c in rows[0] if c.startswith("r:") and
        c.split(":")[1].split(" ")[0] in ("time", "runnable", "load1", "mem_used")])
 PY
 }
-[ "$(last_instants "$work/list.csv")" = "$(last_instants "$work/dir.csv")" ] ||
-    fail "-a A,B and -a DIR end on different records: $(last_instants "$work/list.csv") $(last_instants "$work/dir.csv")"
-echo "ok: -a A.meta, A.0 (records of A, ending on its last), A,B and DIR (from A's records to B's last, the same last figures) replay the records pmdumplog lists"
+for f in blist dir; do
+    [ "$(last_instants "$work/list.csv")" = "$(last_instants "$work/$f.csv")" ] ||
+        fail "-a A.meta,B.0 and -a $f end on different records: $(last_instants "$work/list.csv") $(last_instants "$work/$f.csv")"
+done
+echo "ok: -a A, A.meta, A.0 (records of A, ending on its last), A.meta,B.0, A,B and DIR (from A's records to B's last, the same last figures) replay the records pmdumplog lists"
 
 # --- -S, -T, -O against pmdumplog ---
 dump_times -S +0.7sec -T -0.6sec "$a2" >"$work/dw"
@@ -201,19 +207,30 @@ read -r got want first last < <(within_dump "$work/win.csv.times" "$work/dw") ||
     fail "-S/-T showed a record outside pmdumplog -S -T's: $(cat "$work/win.csv.times")"
 [ "$last" = $((want - 1)) ] || fail "-S/-T ended at record $last of the window's $want"
 echo "ok: -S +0.7sec -T -0.6sec: $got records shown, all of the $want pmdumplog -S -T lists, ending on its last"
+# the same window of the archive's base name (no .meta, no .0), as
+# pmdumplog was given it
+replay "$work/winb.csv" -a "r=$a2" -S +0.7sec -T -0.6sec
+read -r got want first last < <(within_dump "$work/winb.csv.times" "$work/dw") ||
+    fail "-a BASE -S/-T showed a record outside pmdumplog -S -T's: $(cat "$work/winb.csv.times")"
+[ "$last" = $((want - 1)) ] || fail "-a BASE -S/-T ended at record $last of the window's $want"
+echo "ok: -a BASE -S +0.7sec -T -0.6sec: $got records shown, all of the $want pmdumplog -S -T lists, ending on its last"
 replay "$work/org.csv" -a "r=$a2.meta" -O +1.5sec
 dump_times -S +1.5sec "$a2" >"$work/do"
 read -r got want first last < <(within_dump "$work/org.csv.times" "$work/do") ||
     fail "-O +1.5sec showed a record before the origin"
-echo "ok: -O +1.5sec: the replay starts at the origin (every shown record at or after it)"
+replay "$work/orgb.csv" -a "r=$a2" -O +1.5sec
+read -r got want first last < <(within_dump "$work/orgb.csv.times" "$work/do") ||
+    fail "-a BASE -O +1.5sec showed a record before the origin"
+echo "ok: -O +1.5sec: the replay starts at the origin (every shown record at or after it), of A.meta as of A"
 expect_fail 2 "no record in the -S/-T window" "$bin" --text -n 1 -a "$a2.meta" -S +1hour
+expect_fail 2 "no record in the -S/-T window" "$bin" --text -n 1 -a "$a2" -S +1hour
 
 # --- what pcp(1) passes: the same replay through the environment ---
-PCP_ARCHIVE="r=$a2.meta" PCP_START_TIME=+0.7sec PCP_FINISH_TIME=-0.6sec \
+PCP_ARCHIVE="r=$a2" PCP_START_TIME=+0.7sec PCP_FINISH_TIME=-0.6sec \
     replay "$work/env.csv"
 [ "$(tail -n 1 "$work/env.csv.times")" = "$(tail -n 1 "$work/win.csv.times")" ] ||
     fail "PCP_ARCHIVE, PCP_START_TIME and PCP_FINISH_TIME: not the -a -S -T replay"
-echo "ok: PCP_ARCHIVE, PCP_START_TIME, PCP_FINISH_TIME (pcp -a -S -T) replay as -a -S -T"
+echo "ok: PCP_ARCHIVE (a base name), PCP_START_TIME, PCP_FINISH_TIME (pcp -a -S -T) replay as -a -S -T"
 # --- pcp(1) itself: `pcp -h HOST -t 500msec parallax` (pcp finds
 # pcp-parallax in ~/.pcp/bin as in $PCP_BINADM_DIR, where the packages and
 # make install put it) ---
