@@ -7,8 +7,10 @@ set -eu
 
 # build: a C compiler and its libc headers (a fresh Debian 12 has neither;
 # gcc only recommends libc6-dev), make; compiler flags come from pkg-config
-# for every library
-BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev libcurl4-openssl-dev"
+# for every library; debhelper (with dpkg-dev) builds the Debian packages
+# (make deb, and make guest, whose agent comes from its package);
+# debian/control's Build-Depends names the same libraries
+BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev libcurl4-openssl-dev debhelper"
 # run: pcp itself (local context, pmcd for guests and tests); redis-server
 # for the fleet (pmproxy and pmseries keep their series there: make
 # fleet-demo, the fleet tests and bench), curl for fleet/farm.sh's checks
@@ -18,8 +20,9 @@ RUN="pcp redis-server curl python3-pcp"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench
 # reference, groff and man-db to check that the man pages render, faketime
 # for guests whose clocks diverge, stress-ng for a host whose CPUs are busy,
-# linux-perf (perf bench) for a null system call timed by another tool
-TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf"
+# linux-perf (perf bench) for a null system call timed by another tool,
+# lintian for the packages (make deb, test_deb)
+TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf lintian"
 PKGS="$BUILD $RUN $TEST"
 # make fuzz only (scripts/deps.sh fuzz): clang with libFuzzer and the
 # sanitizer runtimes
