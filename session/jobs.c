@@ -20,6 +20,7 @@
 #include "session/job_time.h"
 #include "session/lease.h"
 #include "workloads/extras.h"
+#include "workloads/lat_common.h"
 #include "workloads/real_figure.h"
 #include "workloads/registry.h"
 
@@ -511,8 +512,11 @@ static void fold_guest_times(const struct jobs *j, const struct source_model *m,
 static void real_extras(struct wl_result *r, double rate)
 {
     for (int i = 0; i < r->nextra; i++)
-        if (strcmp(r->extra[i].unit, "s") == 0 &&
-            strstr(r->extra[i].name, "wall"))
+        if ((strcmp(r->extra[i].unit, "s") == 0 &&
+             strstr(r->extra[i].name, "wall")) ||
+            (strcmp(r->extra[i].unit, "us") == 0 && /* latencies */
+             strncmp(r->extra[i].name, LAT_EXTRA_PREFIX,
+                     strlen(LAT_EXTRA_PREFIX)) == 0))
             r->extra[i].value /= rate;
 }
 
