@@ -28,6 +28,7 @@ enum pmda_job_metric {
     PJ_RUN_END,
     PJ_REPEAT_LOG,
     PJ_LANES,
+    PJ_HIST, /* a latency workload's histogram (workloads/lat_hist.h) */
     PJ_COUNT
 };
 #define PJ_FIRST_OPTIONAL PJ_EXTRAS

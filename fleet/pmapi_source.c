@@ -357,7 +357,7 @@ static void put_agent(struct pmapi_state *st, json_t *const *af,
         fleet_clean(job->error, sizeof(job->error),
                     json_string_value(value_of(
                         json_object_get(af[AF_ERROR], "instances"), id)));
-        job->extras_at = -1;
+        job->extras_at = job->hist_at = -1;
         const char *extras = json_string_value(
             value_of(json_object_get(af[AF_EXTRAS], "instances"), id));
         size_t len = extras ? strlen(extras) : 0;

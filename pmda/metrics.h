@@ -7,7 +7,8 @@
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
-#define CATALOGUE_INDOM 0 /* serial of the one instance domain */
+#define CATALOGUE_INDOM 0 /* serial of the workloads' instance domain */
+#define LATENCY_INDOM   1 /* ... of the latency buckets' (pmda/latency.c) */
 
 enum cluster {
     CL_AGENT,
@@ -18,6 +19,7 @@ enum cluster {
     CL_SYSCALLS,
     CL_CONTROL,
     CL_KERNEL,
+    CL_LATENCY,
 };
 
 #define U_NONE  PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
@@ -25,6 +27,7 @@ enum cluster {
 #define U_COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
 #define I_NULL  PM_INDOM_NULL
 #define I_WL    CATALOGUE_INDOM
+#define I_LAT   LATENCY_INDOM
 
 /* X(id, cluster, item, type, indom, semantics, units, name after
  *   "parallax.") */
@@ -77,6 +80,17 @@ enum cluster {
     X(WL_LANES, CL_WORKLOAD, 16, STRING, I_WL, INSTANT, NONE,                  \
       "workload.lanes")                                                        \
     X(WL_LEASE, CL_WORKLOAD, 17, DOUBLE, I_WL, INSTANT, SEC, "workload.lease") \
+    X(WL_HIST, CL_WORKLOAD, 18, STRING, I_WL, DISCRETE, NONE, "workload.hist") \
+    X(LAT_COUNT, CL_LATENCY, 0, U64, I_LAT, INSTANT, COUNT, "latency.count")   \
+    X(LAT_LO, CL_LATENCY, 1, DOUBLE, I_LAT, DISCRETE, SEC, "latency.lo")       \
+    X(LAT_HI, CL_LATENCY, 2, DOUBLE, I_LAT, DISCRETE, SEC, "latency.hi")       \
+    X(LAT_P50, CL_LATENCY, 3, DOUBLE, I_WL, INSTANT, SEC, "latency.p50")       \
+    X(LAT_P90, CL_LATENCY, 4, DOUBLE, I_WL, INSTANT, SEC, "latency.p90")       \
+    X(LAT_P99, CL_LATENCY, 5, DOUBLE, I_WL, INSTANT, SEC, "latency.p99")       \
+    X(LAT_P999, CL_LATENCY, 6, DOUBLE, I_WL, INSTANT, SEC, "latency.p99_9")    \
+    X(LAT_MAX, CL_LATENCY, 7, DOUBLE, I_WL, INSTANT, SEC, "latency.max")       \
+    X(LAT_SAMPLES, CL_LATENCY, 8, U64, I_WL, INSTANT, COUNT,                   \
+      "latency.samples")                                                       \
     X(ST_N, CL_STATS, 0, U32, I_WL, INSTANT, NONE, "workload.stats.n")         \
     X(ST_MEDIAN, CL_STATS, 1, DOUBLE, I_WL, INSTANT, NONE,                     \
       "workload.stats.median")                                                 \

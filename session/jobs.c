@@ -576,6 +576,9 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
     if (pj->n > 0) { /* the finished repeats' details, e.g. fairness */
         c->last.figure = pj->figure;
         wl_extras_parse(model_job_extras(m, pj), &c->last);
+        /* a latency workload's distribution, by the guest's clock (the
+         * views move it into real time through c->rate) */
+        lat_hist_parse(model_pool_text(m, pj->hist_at), &c->last.hist);
         if (c->real)
             real_extras(&c->last, c->rate);
     }
