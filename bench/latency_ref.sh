@@ -58,9 +58,12 @@ cyc_pcts() {
         }' "$1"
 }
 cyc() {
-    local m=
+    local m= p="-p $PRIO"
     [ "$mlock" = 1 ] && m=-m
-    if ! cyclictest -q --laptop -t "$THREADS" -i "$IVL" -d 0 -p "$PRIO" $m \
+    # -p 0 (or none) as root is SCHED_FIFO 2 to cyclictest 2.4; SCHED_OTHER
+    # is --policy=normal without -p (strace shows it)
+    [ "$PRIO" = 0 ] && p=--policy=normal
+    if ! cyclictest -q --laptop -t "$THREADS" -i "$IVL" -d 0 $p $m \
         -D "$SECS" -h "$HMAX" --histfile="$work/cyc.txt" >"$work/cyc.out" 2>&1; then
         sed 's/^/  cyclictest: /' "$work/cyc.out" >&2
         echo "fail fail"
@@ -103,7 +106,13 @@ one_load() {
     pp50=$(cut -d' ' -f1 "$work/p" | median); pp99=$(cut -d' ' -f2 "$work/p" | median)
     printf '%-5s median   cyclictest p50 %8s p99 %8s   timer-lat p50 %8s p99 %8s\n' \
         "$load" "$cp50" "$cp99" "$pp50" "$pp99"
-    echo "$load p50: $(agree "$cp50" "$pp50")   p99: $(agree "$cp99" "$pp99")"
+    echo "$load medians  p50: $(agree "$cp50" "$pp50")   p99: $(agree "$cp99" "$pp99")"
+    # paired: the median of the rounds' own ratios (each pair saw the same
+    # minute of the machine), held to the same tolerance at the reference
+    local r50 r99
+    r50=$(paste -d' ' "$work/c" "$work/p" | awk '$1 + 0 > 0 && $3 + 0 > 0 { print $3 / $1 }' | median)
+    r99=$(paste -d' ' "$work/c" "$work/p" | awk '$2 + 0 > 0 && $4 + 0 > 0 { print $4 / $2 }' | median)
+    echo "$load paired   p50 x$r50: $(agree "$cp50" "$(echo "$cp50 * $r50" | bc -l)")   p99 x$r99: $(agree "$cp99" "$(echo "$cp99 * $r99" | bc -l)")"
     if [ -n "$stress_pid" ]; then
         kill "$stress_pid" 2>/dev/null; wait "$stress_pid" 2>/dev/null; stress_pid=
     fi

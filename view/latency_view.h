@@ -54,4 +54,21 @@ void latency_bar(char *buf, size_t len, uint64_t count, uint64_t top,
 /* Row lo..hi's range as text, "12.6-14.1us" (fits 16 bytes). */
 void latency_range_text(char *buf, size_t len, int lo, int hi);
 
+/* The distribution view's text (the screen's l key): latency workload w
+ * on every source with a distribution, side by side, as at most `height`
+ * lines of at most `width` columns (ASCII: '#' bars): a header of the
+ * sources with p99 and max, then one line per bucket row, counts or
+ * (shares) per mille of each source's samples. Returns the lines written
+ * (0 when no source has finished a repeat of w). */
+#define LAT_VIEW_LINE_MAX 256
+#define LAT_VIEW_LINES    64
+struct session;
+int latency_view_text(const struct session *s, const struct jobs *j, int w,
+                      bool shares, int width, int height,
+                      char lines[][LAT_VIEW_LINE_MAX]);
+
+/* The catalogue index of the next latency workload after w (dir +1) or
+ * before it (-1), wrapping; the first one for w < 0; -1 when none. */
+int latency_next_workload(const struct jobs *j, int w, int dir);
+
 #endif
