@@ -25,29 +25,37 @@ trap '[ -n "$batch" ] && kill "$batch" 2>/dev/null; pmcd_stop "$work/g/pmcd"
 port=$(free_port) || fail "no free port"
 pmcd_faketime "$rate" pmcd_start_agent "$work/g" "$port" ||
     fail "pmcd with the agent under faketime"
-agent=$(pgrep -f "pmdaparallax -d $PMCD_AGENT_DOMAIN -h $work/g/help" | head -n 1)
+agent=$(pgrep -o -f "pmdaparallax -d $PMCD_AGENT_DOMAIN -h $work/g/help")
 [ -n "$agent" ] || fail "no agent process"
 
 "$bin" --batch timer-lat -r 1 -h "slow=localhost:$port" -o "$work/r.txt" \
     >"$work/out" 2>&1 &
 batch=$!
 
-state() {
-    pminfo -h "localhost:$port" -f parallax.workload.state 2>/dev/null |
-        sed -n 's/.*"timer-lat"\] value "\(.*\)"/\1/p'
-}
-# the run's process: the agent's child that leads its own group
+# the run's process: the agent's child that leads its own group and has
+# threads (timer-lat's measuring thread); read from /proc alone, as the
+# run lasts a second and a loaded machine makes every command slow
 run_pid() {
-    ps -o pid=,pgid= --ppid "$agent" | awk '$1 == $2 { print $1; exit }'
+    local c st
+    for c in $(cat /proc/"$agent"/task/*/children 2>/dev/null); do
+        read -r -a st <"/proc/$c/stat" 2>/dev/null || continue
+        [ "${st[4]}" = "$c" ] && [ "${st[19]}" -ge 2 ] && echo "$c" && return
+    done
 }
-running() { [ "$(state)" = running ]; }
+# watched through /proc, not the agent's state: a fetch of that takes a
+# good part of the run's second on a loaded machine
 has_run() { [ -n "$(run_pid)" ]; }
-wait_for 60 running || { cat "$work/out"; fail "the guest's run never started"; }
-wait_for 10 has_run || fail "no run process under the agent"
-pid=$(run_pid)
-sleep 0.3 # some wakes first
-t0=$(date +%s.%N)
-kill -STOP -- "-$pid" || fail "cannot stop the run"
+for _ in $(seq 3000); do has_run && break; sleep 0.02; done
+has_run || { cat "$work/out"; fail "the guest's run never started"; }
+sleep 0.1 # some wakes first
+stopped=
+for _ in $(seq 20); do # a process found may be gone a moment later
+    pid=$(run_pid)
+    t0=$(date +%s.%N)
+    [ -n "$pid" ] && kill -STOP -- "-$pid" 2>/dev/null && stopped=1 && break
+    sleep 0.05
+done
+[ -n "$stopped" ] || { ps -o pid,ppid,pgid,nlwp,args --ppid "$agent"; fail "cannot stop the run"; }
 sleep 0.4
 t1=$(date +%s.%N)
 kill -CONT -- "-$pid"
