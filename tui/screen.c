@@ -11,10 +11,10 @@
 #include "cli/interval.h"
 #include "tui/colors.h"
 #include "tui/keybar.h"
+#include "tui/lifecycle.h"
 #include "tui/row_cache.h"
 #include "tui/status.h"
 #include "tui/title_bar.h"
-#include "tui/tui.h"
 #include "view/fit.h"
 #include "view/view_replay.h"
 
