@@ -102,6 +102,8 @@ static void fix_job(struct pmda_job *j, int pool)
         j->extras_at = -1;
     if (j->log_at < 0 || j->log_at >= pool)
         j->log_at = -1;
+    if (j->hist_at < 0 || j->hist_at >= pool)
+        j->hist_at = -1;
     j->lanes.n = clamp(j->lanes.n, 0, WL_MAX_LANES);
 }
 

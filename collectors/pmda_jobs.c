@@ -28,7 +28,7 @@ static bool optional(int i)
  * (a string per workload, a number per workload, a singular number). */
 static int stand_in(int i)
 {
-    if (i == PJ_EXTRAS || i == PJ_LANES || i == PJ_REPEAT_LOG)
+    if (i == PJ_EXTRAS || i == PJ_LANES || i == PJ_REPEAT_LOG || i == PJ_HIST)
         return PJ_ERROR;
     return i < PJ_COUNT ? PJ_FIGURE : PJ_COUNT + PC_SPIN_CPU;
 }
@@ -225,6 +225,7 @@ void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
         }
         job->extras_at = pool_string(pj, vs, PJ_EXTRAS, inst, out);
         job->log_at = pool_string(pj, vs, PJ_REPEAT_LOG, inst, out);
+        job->hist_at = pool_string(pj, vs, PJ_HIST, inst, out);
         job->has_times = pj->has[PJ_REPEAT_LOG];
         job->run_start = num(pj, vs, PJ_RUN_START, inst);
         job->run_end = num(pj, vs, PJ_RUN_END, inst);

@@ -11,8 +11,9 @@
  *
  * X(id, cluster, item, type, indom, semantics, units, name after
  *   "parallax.") with cluster a row of enum agent_cluster without its
- * AGENT_CL_, type U32 U64 DOUBLE or STRING, indom ONE (no instances) or
- * WL (one per workload of the catalogue), semantics COUNTER INSTANT or
+ * AGENT_CL_, type U32 U64 DOUBLE or STRING, indom ONE (no instances),
+ * WL (one per workload of the catalogue) or LAT (one per latency bucket of
+ * a workload, pmda/latency.c), semantics COUNTER INSTANT or
  * DISCRETE, units NONE SEC or COUNT. */
 #ifndef PARALLAX_AGENT_METRICS_H
 #define PARALLAX_AGENT_METRICS_H
@@ -27,6 +28,7 @@ enum agent_cluster {
     AGENT_CL_SYSCALLS,
     AGENT_CL_CONTROL,
     AGENT_CL_KERNEL,
+    AGENT_CL_LATENCY,
 };
 
 #define AGENT_METRICS(X)                                                       \
@@ -68,6 +70,16 @@ enum agent_cluster {
       "workload.repeat_log")                                                   \
     X(WL_LANES, WORKLOAD, 16, STRING, WL, INSTANT, NONE, "workload.lanes")     \
     X(WL_LEASE, WORKLOAD, 17, DOUBLE, WL, INSTANT, SEC, "workload.lease")      \
+    X(WL_HIST, WORKLOAD, 18, STRING, WL, DISCRETE, NONE, "workload.hist")      \
+    X(LAT_COUNT, LATENCY, 0, U64, LAT, INSTANT, COUNT, "latency.count")        \
+    X(LAT_LO, LATENCY, 1, DOUBLE, LAT, DISCRETE, SEC, "latency.lo")            \
+    X(LAT_HI, LATENCY, 2, DOUBLE, LAT, DISCRETE, SEC, "latency.hi")            \
+    X(LAT_P50, LATENCY, 3, DOUBLE, WL, INSTANT, SEC, "latency.p50")            \
+    X(LAT_P90, LATENCY, 4, DOUBLE, WL, INSTANT, SEC, "latency.p90")            \
+    X(LAT_P99, LATENCY, 5, DOUBLE, WL, INSTANT, SEC, "latency.p99")            \
+    X(LAT_P999, LATENCY, 6, DOUBLE, WL, INSTANT, SEC, "latency.p99_9")         \
+    X(LAT_MAX, LATENCY, 7, DOUBLE, WL, INSTANT, SEC, "latency.max")            \
+    X(LAT_SAMPLES, LATENCY, 8, U64, WL, INSTANT, COUNT, "latency.samples")     \
     X(ST_N, STATS, 0, U32, WL, INSTANT, NONE, "workload.stats.n")              \
     X(ST_MEDIAN, STATS, 1, DOUBLE, WL, INSTANT, NONE, "workload.stats.median") \
     X(ST_MIN, STATS, 2, DOUBLE, WL, INSTANT, NONE, "workload.stats.min")       \
@@ -150,7 +162,8 @@ extern const char *const agent_metric_names[AM_COUNT];
     X(RUN_START, WL_RUN_START)                                                 \
     X(RUN_END, WL_RUN_END)                                                     \
     X(REPEAT_LOG, WL_REPEAT_LOG)                                               \
-    X(LANES, WL_LANES)
+    X(LANES, WL_LANES)                                                         \
+    X(HIST, WL_HIST) /* a latency workload's histogram (workloads/lat_hist.h) */
 #define AGENT_PROBE_READS(X)                                                   \
     X(PROBES, CLK_PROBES)                                                      \
     X(SLEEP_REQ, CLK_SLEEP_REQ)                                                \

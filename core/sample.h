@@ -45,6 +45,7 @@ struct pmda_job {
     char error[96];
     int extras_at;  /* its extras text in sample.extras, or -1 when none */
     int log_at;     /* its repeat log (runner/repeat_log.h) there, or -1 */
+    int hist_at;    /* its latency histogram (workloads/lat_hist.h), -1 */
     bool has_times; /* the agent gives repeat logs (an older one does not) */
     double run_start, run_end; /* the run's start and end by the guest's
                                   clock, s since the epoch; NaN */

@@ -320,7 +320,7 @@ static void put_agent(struct pmapi_state *st, json_t *const *af,
                        json_string_value(value_of(
                            json_object_get(af[PAF_ERROR], "instances"), id)),
                        0);
-        job->extras_at = -1;
+        job->extras_at = job->hist_at = -1;
         const char *extras = json_string_value(
             value_of(json_object_get(af[PAF_EXTRAS], "instances"), id));
         size_t len = extras ? strlen(extras) : 0;

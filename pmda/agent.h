@@ -3,6 +3,7 @@
 #ifndef PARALLAX_PMDA_AGENT_H
 #define PARALLAX_PMDA_AGENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
@@ -12,6 +13,7 @@
 #include "pmda/runs.h"
 #include "pmda/syscount.h"
 #include "workloads/clock_probe.h"
+#include "workloads/workload.h"
 
 struct agent {
     struct runs *runs;
@@ -20,6 +22,7 @@ struct agent {
     double probe_every; /* seconds between periodic probes; 0: on demand */
     double next_probe;  /* monotonic time of the next periodic probe */
     pmInDom catalogue;  /* the instance domain, once pmdaInit has run */
+    pmInDom latency;    /* the latency buckets' (pmda/latency.c) */
     char user[64];      /* the user the agent and its workloads run as */
     struct kernel_sched kernel; /* read at start, while root (debugfs) */
     /* what the control metrics answer when fetched */
@@ -36,6 +39,17 @@ void catalogue_init(pmInDom indom);
 
 /* The catalogue index of instance inst, or -1. */
 int catalogue_index(pmInDom indom, unsigned int inst);
+
+/* True when w keeps a latency histogram (timer-lat, wakeup-lat). */
+bool latency_has_hist(const struct workload *w);
+
+/* Registers every latency workload's buckets as the latency instance
+ * domain (pmda/latency.c; names hashed as the catalogue's). */
+void latency_init(pmInDom indom);
+
+/* The workload (catalogue index) and bucket of latency instance inst;
+ * false when there is no such instance. */
+bool latency_instance(pmInDom indom, unsigned int inst, int *wl, int *bucket);
 
 /* Fetch: refreshes the runs, then pmdaFetch with agent_fetch_value. */
 int agent_fetch(int n, pmID *pmids, pmResult **resp, pmdaExt *pmda);

@@ -248,6 +248,22 @@ static int run_value(int id, const struct run_view *v, pmAtomValue *atom)
         return str(atom, lanes_text(&v->lanes));
     case M_WL_LEASE:
         return dbl(atom, v->lease_left);
+    case M_WL_HIST:
+        return str(atom, v->hist_text);
+    case M_LAT_P50:
+    case M_LAT_P90:
+    case M_LAT_P99:
+    case M_LAT_P999:
+        return v->hist
+                   ? dbl(atom,
+                         lat_hist_percentile(v->hist, lat_pct[id - M_LAT_P50]) *
+                             1e-9)
+                   : PMDA_FETCH_NOVALUES;
+    case M_LAT_MAX:
+        return v->hist ? dbl(atom, v->hist->max_ns * 1e-9)
+                       : PMDA_FETCH_NOVALUES;
+    case M_LAT_SAMPLES:
+        return v->hist ? u64(atom, v->hist->n) : PMDA_FETCH_NOVALUES;
     case M_ST_N:
         return u32(atom, (uint32_t)s->n);
     case M_ST_MEDIAN:
@@ -273,6 +289,26 @@ static int run_value(int id, const struct run_view *v, pmAtomValue *atom)
     }
 }
 
+/* One bucket of a latency workload's last finished repeat. */
+static int bucket_value(int id, unsigned int inst, pmAtomValue *atom)
+{
+    int wl, b;
+    if (!latency_instance(bound->latency, inst, &wl, &b))
+        return PM_ERR_INST;
+    switch ((enum metric_id)id) {
+    case M_LAT_LO:
+        return dbl(atom, lat_hist_lo(b) * 1e-9);
+    case M_LAT_HI:
+        return dbl(atom, lat_hist_hi(b) * 1e-9); /* the last: none */
+    case M_LAT_COUNT: {
+        const struct run_view *v = view(wl);
+        return v->hist ? u64(atom, v->hist->count[b]) : PMDA_FETCH_NOVALUES;
+    }
+    default:
+        return PM_ERR_PMID;
+    }
+}
+
 int agent_fetch_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom)
 {
     int id = metric_id_of(m);
@@ -280,6 +316,8 @@ int agent_fetch_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom)
         return PM_ERR_PMID;
     if (m->m_desc.indom == PM_INDOM_NULL)
         return inst == PM_IN_NULL ? singular_value(id, atom) : PM_ERR_INST;
+    if (m->m_desc.indom == bound->latency)
+        return bucket_value(id, inst, atom);
     int i = catalogue_index(bound->catalogue, inst);
     if (i < 0)
         return PM_ERR_INST;

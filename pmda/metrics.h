@@ -9,7 +9,8 @@
 
 #include "core/agent_metrics.h"
 
-#define CATALOGUE_INDOM 0 /* serial of the one instance domain */
+#define CATALOGUE_INDOM 0 /* serial of the workloads' instance domain */
+#define LATENCY_INDOM   1 /* ... of the latency buckets' (pmda/latency.c) */
 
 /* core/agent_metrics.h's tokens as libpcp_pmda's values */
 #define U_NONE  PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
@@ -17,6 +18,7 @@
 #define U_COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
 #define I_ONE   PM_INDOM_NULL
 #define I_WL    CATALOGUE_INDOM
+#define I_LAT   LATENCY_INDOM
 
 /* The rows of core/agent_metrics.h (the one table of the agent's names,
  * without PCP) */

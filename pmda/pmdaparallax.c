@@ -116,6 +116,7 @@ static void drop_privileges(const char *name, struct agent *a)
 
 static pmdaIndom indomtab[] = {
     {CATALOGUE_INDOM, 0, NULL},
+    {LATENCY_INDOM, 0, NULL},
 };
 
 static void parallax_init(pmdaInterface *dp, struct agent *a)
@@ -129,6 +130,8 @@ static void parallax_init(pmdaInterface *dp, struct agent *a)
              M_COUNT);
     a->catalogue = indomtab[0].it_indom;
     catalogue_init(a->catalogue);
+    a->latency = indomtab[1].it_indom;
+    latency_init(a->latency);
     agent_bind(a);
 }
 

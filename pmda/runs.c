@@ -28,6 +28,7 @@ struct slot {
     /* the extras of the last finished repeat, formatted once per result */
     const struct wl_result *extras_of;
     char extras[WL_EXTRAS_TEXT_MAX];
+    char hist[LAT_HIST_TEXT_MAX]; /* its histogram, lat_hist_format */
     double started, ended; /* CLOCK_REALTIME of the run's start and end */
     char *log;             /* repeat_log, RUNS_LOG_MAX; from the first run */
     double lease;          /* s a renewal holds the run; 0: no lease */
@@ -313,9 +314,11 @@ static const char *slot_extras(struct slot *s, int nresults)
         s->run && nresults > 0 ? wl_run_result(s->run, nresults - 1) : NULL;
     if (last != s->extras_of) {
         s->extras_of = last;
-        s->extras[0] = '\0';
+        s->extras[0] = s->hist[0] = '\0';
         if (last)
             wl_extras_format(last, s->extras, sizeof s->extras);
+        if (last)
+            lat_hist_format(&last->hist, s->hist, sizeof s->hist);
     }
     return s->extras;
 }
@@ -341,6 +344,8 @@ void runs_view(struct runs *rs, int i, struct run_view *v)
         v->repeat_log = s->log;
     }
     v->extras = slot_extras(s, v->nresults);
+    v->hist_text = s->hist;
+    v->hist = s->extras_of && s->extras_of->hist.n ? &s->extras_of->hist : NULL;
 }
 
 const char *slot_state_name(enum slot_state s)

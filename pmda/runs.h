@@ -12,6 +12,7 @@
 
 #include "pmda/control.h"
 #include "runner/repeat_log.h"
+#include "workloads/lat_hist.h"
 #include "workloads/stats.h"
 
 #define RUNS_MAX_LIVE 64 /* the most -m accepts */
@@ -33,12 +34,14 @@ struct run_view {
     const char *args;       /* how the run was started; "" before any */
     const char *error;      /* why it failed; "" otherwise */
     const char *extras;     /* the last finished repeat's, extras.h */
-    double run_start;       /* CLOCK_REALTIME at the start; NaN before */
-    double run_end;         /* ... at the end seen; NaN while it runs */
-    const char *repeat_log; /* runner/repeat_log.h */
-    struct wl_lanes lanes;  /* its tasks side by side (sched's jN) */
-    double lease_left;      /* s before its lease runs out (0 once it has);
-                               NaN: no lease, or the run has ended */
+    const struct lat_hist *hist; /* ... its latency histogram; NULL none */
+    const char *hist_text;       /* ... as lat_hist_format's text; "" none */
+    double run_start;            /* CLOCK_REALTIME at the start; NaN before */
+    double run_end;              /* ... at the end seen; NaN while it runs */
+    const char *repeat_log;      /* runner/repeat_log.h */
+    struct wl_lanes lanes;       /* its tasks side by side (sched's jN) */
+    double lease_left;           /* s before its lease runs out (0 once it has);
+                                    NaN: no lease, or the run has ended */
 };
 
 struct runs;

@@ -10,6 +10,7 @@
 #include "base/version.h"
 #include "report/report_common.h"
 #include "session/jobs.h"
+#include "view/latency_view.h"
 #include "view/view.h"
 #include "view/view_jobs.h"
 #include "view/view_time.h"
@@ -153,6 +154,28 @@ static json_t *extras_json(const struct wl_result *r)
     return a;
 }
 
+/* A latency workload's distribution (workloads/lat_hist.h) in real time:
+ * every bucket used, its edges in ns (hi null for the last, open one),
+ * and the exact sample count and maximum. */
+static json_t *hist_json(const struct jobs *j, int src, int w)
+{
+    struct lat_view v;
+    latency_view_of(j, src, w, &v);
+    if (!v.ok || v.h.n == 0)
+        return json_null();
+    json_t *b = json_array();
+    for (int i = 0; i < LAT_HIST_NBUCKETS; i++)
+        if (v.h.count[i])
+            json_array_append_new(b, json_pack("{s:o, s:o, s:I}", "lo_ns",
+                                               num(lat_hist_lo(i)), "hi_ns",
+                                               num(lat_hist_hi(i)), "count",
+                                               (json_int_t)v.h.count[i]));
+    return json_pack("{s:I, s:o, s:o, s:o, s:i, s:o}", "samples",
+                     (json_int_t)v.h.n, "max_ns", num(v.h.max_ns), "min_ns",
+                     num(v.h.min_ns), "clock_rate", num(v.rate), "per_decade",
+                     LAT_HIST_PER_DECADE, "buckets", b);
+}
+
 /* The median's interval, how the figures relate to real time, and how
  * the run was taken (docs/reports.md). */
 static void add_real_time(json_t *o, const struct session *s,
@@ -224,6 +247,8 @@ static json_t *job_json(const struct session *s, const struct jobs *j, int src,
     }
     if (o && c->last.nextra > 0)
         json_object_set_new(o, "extras", extras_json(&c->last));
+    if (o && latency_workload(j->wl[w]))
+        json_object_set_new(o, "histogram", hist_json(j, src, w));
     return o;
 }
 

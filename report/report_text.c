@@ -9,6 +9,7 @@
 
 #include "base/version.h"
 #include "report/report_common.h"
+#include "report/report_latency.h"
 #include "report/report_table.h"
 #include "session/jobs.h"
 #include "view/fmt.h"
@@ -470,6 +471,7 @@ int report_text_write(FILE *f, const struct session *s, const struct jobs *j,
     print_sources(f, s, meta);
     print_workloads(f, s, j);
     print_timing(f, s, j);
+    report_latency_text(f, s, j);
     print_index(f, s, j);
     print_counters(f, s);
     print_time(f, s, j);

@@ -72,10 +72,13 @@ static const char *const seed001[] = {
     "sched",         NULL,
 };
 
+/* latency distributions: cyclictest's and schbench's methods */
+static const char *const latency[] = {"timer-lat", "wakeup-lat", NULL};
+
 /* 002: schedulers side by side (--demo-guest=kernel=6.1, 6.12, 6.12-rt):
  * j1 and j3 user and wall times, expected against actual, Jain's index,
- * per-task shares */
-static const char *const seed002[] = {"sched", NULL};
+ * per-task shares; and their tails: timer and wake-up latencies */
+static const char *const seed002[] = {"sched", "timer-lat", "wakeup-lat", NULL};
 
 static const struct wl_suite suite_syscalls = {
     "syscalls", "system call latencies (lmbench lat_syscall)", syscalls};
@@ -86,6 +89,8 @@ static const struct wl_suite suite_lmbench = {
 static const struct wl_suite suite_unixbench = {
     "unixbench", "UnixBench-style throughputs, CPU, crypto, disk, time",
     unixbench};
+static const struct wl_suite suite_latency = {
+    "latency", "latency distributions: timer-lat, wakeup-lat", latency};
 static const struct wl_suite suite_seed000 = {
     "seed000", "a userland kernel against the host (--demo-guest=uml)",
     seed000};
@@ -93,13 +98,14 @@ static const struct wl_suite suite_seed001 = {
     "seed001", "a virtual machine against the host: lmbench and UnixBench",
     seed001};
 static const struct wl_suite suite_seed002 = {
-    "seed002", "schedulers side by side: j1 against j3, fairness", seed002};
+    "seed002",
+    "schedulers side by side: j1 against j3, fairness, latency tails", seed002};
 static const struct wl_suite suite_all = {"all", "every workload", NULL};
 
 const struct wl_suite *const wl_suites[] = {
-    &suite_syscalls,  &suite_quick,   &suite_lmbench,
-    &suite_unixbench, &suite_seed000, &suite_seed001,
-    &suite_seed002,   &suite_all,     NULL,
+    &suite_syscalls, &suite_quick,   &suite_lmbench, &suite_unixbench,
+    &suite_latency,  &suite_seed000, &suite_seed001, &suite_seed002,
+    &suite_all,      NULL,
 };
 
 const struct wl_suite *suite_find(const char *name)

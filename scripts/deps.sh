@@ -21,8 +21,10 @@ RUN="pcp redis-server curl python3-pcp"
 # reference, groff and man-db to check that the man pages render, faketime
 # for guests whose clocks diverge, stress-ng for a host whose CPUs are busy,
 # linux-perf (perf bench) for a null system call timed by another tool,
-# lintian for the packages (make deb, test_deb)
-TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf lintian"
+# lintian for the packages (make deb, test_deb), rt-tests (cyclictest) as
+# the reference of timer-lat's latencies, time (GNU time) for make bench's
+# latency cost
+TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf lintian rt-tests time"
 PKGS="$BUILD $RUN $TEST"
 # make fuzz only (scripts/deps.sh fuzz): clang with libFuzzer and the
 # sanitizer runtimes

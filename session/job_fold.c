@@ -15,6 +15,7 @@
 #include "session/job_parts.h"
 #include "session/job_time.h"
 #include "workloads/extras.h"
+#include "workloads/lat_common.h"
 #include "workloads/real_figure.h"
 
 static enum job_state job_state_of(enum wl_run_state st)
@@ -127,8 +128,11 @@ static void fold_guest_times(const struct jobs *j, const struct source_model *m,
 static void real_extras(struct wl_result *r, double rate)
 {
     for (int i = 0; i < r->nextra; i++)
-        if (strcmp(r->extra[i].unit, "s") == 0 &&
-            strstr(r->extra[i].name, "wall"))
+        if ((strcmp(r->extra[i].unit, "s") == 0 &&
+             strstr(r->extra[i].name, "wall")) ||
+            (strcmp(r->extra[i].unit, "us") == 0 && /* latencies */
+             strncmp(r->extra[i].name, LAT_EXTRA_PREFIX,
+                     strlen(LAT_EXTRA_PREFIX)) == 0))
             r->extra[i].value /= rate;
 }
 
@@ -188,6 +192,9 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
     if (pj->n > 0) { /* the finished repeats' details, e.g. fairness */
         c->last.figure = pj->figure;
         wl_extras_parse(model_job_extras(m, pj), &c->last);
+        /* a latency workload's distribution, by the guest's clock (the
+         * views move it into real time through c->rate) */
+        lat_hist_parse(model_pool_text(m, pj->hist_at), &c->last.hist);
         if (c->real)
             real_extras(&c->last, c->rate);
     }

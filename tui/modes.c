@@ -68,6 +68,8 @@ int modes_key(struct modes *m, struct session *s, const struct jobs *j, int ch,
 {
     if (m->help.open)
         return help_key(&m->help, ch);
+    if (m->latency.open)
+        return latency_panel_key(&m->latency, j, ch);
     if (m->confirm.active)
         return confirm_key(m, ch, status, statuslen);
     switch (ch) {
@@ -75,6 +77,9 @@ int modes_key(struct modes *m, struct session *s, const struct jobs *j, int ch,
     case 'h':
     case '?':
         help_open(&m->help);
+        return KR_HANDLED | KR_REDRAW;
+    case 'l':
+        latency_panel_open(&m->latency, s, j);
         return KR_HANDLED | KR_REDRAW;
     case 'p':
         toggle_pause(m, s, j, status, statuslen);
@@ -104,6 +109,7 @@ void modes_draw(struct modes *m, const struct session *s, const struct jobs *j,
     struct screen_overlay ov = {
         .prompt = m->confirm.active ? &m->confirm : prompt,
         .help = m->help.open ? &m->help : NULL,
+        .latency = m->latency.open ? &m->latency : NULL,
         .paused = freeze_active(&m->frozen),
         .badge = m->badge,
     };

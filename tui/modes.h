@@ -11,14 +11,16 @@
 #include "session/jobs.h"
 #include "session/session.h"
 #include "tui/help.h"
+#include "tui/latency_panel.h"
 #include "tui/prompt.h"
 #include "tui/screen.h"
 
 struct modes {
     struct help help;
-    struct prompt confirm; /* "quit? (y/n)" on the status row */
-    struct freeze frozen;  /* the paused display */
-    const char *badge;     /* on the status row (REC), or NULL */
+    struct latency_panel latency; /* the distribution view (l) */
+    struct prompt confirm;        /* "quit? (y/n)" on the status row */
+    struct freeze frozen;         /* the paused display */
+    const char *badge;            /* on the status row (REC), or NULL */
 };
 
 /* Feeds one key; returns key_result flags, KR_IGNORED for keys that are

@@ -122,6 +122,8 @@ void screen_draw(const struct session *s, const struct jobs *j,
         if (!prompt)
             draw_status(&st, ov->paused, ov->badge);
         keybar_draw(LINES - 1);
+        if (ov->latency)
+            latency_panel_draw(ov->latency, s, j, 2, LINES - 2);
         if (ov->help)
             help_draw(ov->help, 2, LINES - 2, utf8);
         if (prompt)
@@ -132,6 +134,6 @@ void screen_draw(const struct session *s, const struct jobs *j,
     curs_set(prompt && !small);
     if (small) /* no table this time: nothing of it to keep */
         row_cache_begin(0, 0);
-    row_cache_end(ov->help || prompt || small);
+    row_cache_end(ov->help || ov->latency || prompt || small);
     refresh();
 }

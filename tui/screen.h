@@ -6,6 +6,7 @@
 
 #include "session/session.h"
 #include "tui/help.h"
+#include "tui/latency_panel.h"
 #include "tui/prompt.h"
 #include "tui/table_panel.h"
 
@@ -13,8 +14,9 @@
 struct screen_overlay {
     const struct prompt *prompt; /* on the status row, or NULL */
     struct help *help;           /* the help box over the table, or NULL */
-    bool paused;                 /* the status row says PAUSED */
-    const char *badge;           /* and this after it (REC), or NULL */
+    const struct latency_panel *latency; /* the distribution view, NULL */
+    bool paused;                         /* the status row says PAUSED */
+    const char *badge;                   /* and this after it (REC), or NULL */
 };
 
 /* Draws the whole screen from the session's models and jobs, with what

@@ -10,6 +10,7 @@
 #include "core/ratio.h"
 #include "view/fit.h"
 #include "view/fmt.h"
+#include "view/latency_view.h"
 #include "view/view.h"
 #include "workloads/extras.h"
 #include "workloads/sleep_acc.h"
@@ -387,6 +388,29 @@ static int add_shares(const struct session *s, const struct jobs *j, int wf,
     return n;
 }
 
+/* p99 and max lines of every latency workload a source has finished. */
+static int add_latency(const struct session *s, const struct jobs *j,
+                       struct time_line *out, int n, int max)
+{
+    static const char *const what[] = {"p99", "max"};
+    for (int w = 0; w < j->nwl; w++) {
+        if (!latency_workload(j->wl[w]))
+            continue;
+        bool any = false;
+        struct lat_view v;
+        for (int src = 0; src < s->nsrc && !any; src++) {
+            latency_view_of(j, src, w, &v);
+            any = v.ok;
+        }
+        struct time_line *tl;
+        for (int k = 0; any && k < 2; k++)
+            if ((tl = add(out, &n, max, TL_LAT, k, w)))
+                snprintf(tl->label, sizeof(tl->label), "%s %s", j->wl[w]->name,
+                         what[k]);
+    }
+    return n;
+}
+
 int view_time_lines(const struct session *s, const struct jobs *j,
                     struct time_line *out, int max, int max_tasks)
 {
@@ -403,6 +427,7 @@ int view_time_lines(const struct session *s, const struct jobs *j,
             snprintf(tl->label, sizeof(tl->label), "sleep %s took",
                      sleep_durs[d].label);
     }
+    n = add_latency(s, j, out, n, max);
     int tasks = -1;
     for (int src = 0; src < s->nsrc; src++) {
         const struct wl_result *r = last_of(j, src, wf);
@@ -443,6 +468,32 @@ static void num_text(char *buf, size_t n, double v)
 static void duration_text(char *buf, size_t n, double secs, bool utf8)
 {
     fit_duration(buf, n, VIEW_FIGURE_W, secs, utf8 ? FIT_UTF8 : 0);
+}
+
+/* Line tl's latency on src in us, real time; NaN for none. */
+static double lat_value(const struct jobs *j, int src,
+                        const struct time_line *tl, double *rate)
+{
+    struct lat_view v;
+    latency_view_of(j, src, tl->wl, &v);
+    *rate = v.rate;
+    return !v.ok ? NAN : tl->index == 0 ? v.pct[2] : v.max;
+}
+
+/* The figure in real time, and the source's own word beside it when its
+ * clock ran at another rate. */
+static void lat_cell(const struct jobs *j, int src, const struct time_line *tl,
+                     char *raw, size_t rn, char *detail, size_t dn, bool utf8)
+{
+    double rate, us = lat_value(j, src, tl, &rate);
+    if (!isfinite(us))
+        return;
+    duration_text(raw, rn, us * 1e-6, utf8);
+    if (fabs(rate - 1) > 0.01) {
+        char said[24];
+        duration_text(said, sizeof said, us * rate * 1e-6, utf8);
+        snprintf(detail, dn, "said %s", said);
+    }
 }
 
 /* view_sleep_figures with the sleep workload's index w. */
@@ -527,6 +578,9 @@ bool view_time_line_cell(const struct session *s, const struct jobs *j, int src,
             snprintf(raw, sizeof(raw), "%.1f", v);
         break;
     }
+    case TL_LAT:
+        lat_cell(j, src, tl, raw, sizeof(raw), detail, dn, utf8);
+        break;
     case TL_FIXED:
     case TL_RULE:
         break;
@@ -551,6 +605,11 @@ double view_time_line_ratio(const struct session *s, const struct jobs *j,
         return ratio_oriented(saw, sleep_took(j, tl->wl, 0, tl->index),
                               RO_HIGHER_WORSE);
     }
+    if (tl->kind == TL_LAT) {
+        double rg, rh;
+        return latency_ratio(lat_value(j, guest, tl, &rg),
+                             lat_value(j, 0, tl, &rh));
+    }
     const struct wl_result *g = last_of(j, guest, tl->wl);
     const struct wl_result *h = last_of(j, 0, tl->wl);
     if (!g || !h)
@@ -574,6 +633,7 @@ enum view_ratio_kind view_time_line_ratio_kind(const struct time_line *tl)
         return fair_rows[tl->index].ro == RO_NONE ? VR_NONE : VR_JUDGED;
     case TL_SLEEP:
     case TL_TASK:
+    case TL_LAT:
         return VR_JUDGED;
     case TL_SHARE: /* a share of the source's own work: nothing to compare */
         return VR_NONE;

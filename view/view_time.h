@@ -87,6 +87,7 @@ enum time_line_kind {
     TL_FAIR,  /* a fairness figure: index into the fairness rows */
     TL_TASK,  /* a task's jN time: index 2k user, 2k+1 wall of task k+1 */
     TL_SHARE, /* task index+1's share of the jN work so far, live */
+    TL_LAT,   /* a latency workload's p99 (index 0) or max (1), real time */
 };
 
 struct time_line {
@@ -97,9 +98,10 @@ struct time_line {
 };
 
 /* The lines to show: the fixed rows, then a sleep line per duration any
- * source has measured, then sched's tasks' shares while they run side by
- * side anywhere, then the fairness table when sched finished a repeat
- * anywhere (tasks up to max_tasks). Returns how many (<= max). */
+ * source has measured, then p99 and max of each latency workload any
+ * source has finished (view/latency_view.h), then sched's tasks' shares while
+ * they run side by side anywhere, then the fairness table when sched finished a
+ * repeat anywhere (tasks up to max_tasks). Returns how many (<= max). */
 int view_time_lines(const struct session *s, const struct jobs *j,
                     struct time_line *out, int max, int max_tasks);
 

@@ -13,6 +13,8 @@ extern const struct workload wl_pipe_lat, wl_ctx_switch, wl_unix_lat,
 /* UnixBench-style throughputs, CPU, crypto, disk, time, scheduler */
 extern const struct workload wl_pipe_tput, wl_execl, wl_fcopy, wl_dhry, wl_whet,
     wl_rsa_sign, wl_rsa_verify, wl_disk, wl_sleep, wl_sched;
+/* latency distributions (lat_hist.h) */
+extern const struct workload wl_timer_lat, wl_wakeup_lat;
 
 const struct workload *const workload_registry[] = {
     /* system calls */
@@ -43,6 +45,9 @@ const struct workload *const workload_registry[] = {
     &wl_disk,
     &wl_sleep,
     &wl_sched,
+    /* latency distributions */
+    &wl_timer_lat,
+    &wl_wakeup_lat,
     NULL,
 };
 

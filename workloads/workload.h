@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "workloads/lat_hist.h"
+
 struct wl_needs;
 
 #define WL_MAX_PARAMS 8
@@ -88,6 +90,9 @@ struct wl_result {
     int placement; /* the placement actually used, see WL_PLACE_* */
     int nextra;
     struct wl_extra extra[WL_MAX_EXTRA];
+    /* The latency workloads' distribution (workloads/lat_hist.h); n 0 for
+     * the others. */
+    struct lat_hist hist;
 };
 
 /* Where a workload's processes run. Every workload that starts a second
