@@ -23,6 +23,7 @@
 #include "session/host_probe.h"
 #include "session/session.h"
 #include "view/text_view.h"
+#include "view/vm_text.h"
 
 #define FIRST_ANSWER_WAIT 15.0 /* s: a slow guest's first connection */
 
@@ -149,6 +150,7 @@ int text_mode_run(const struct options *o)
         if (!printed)
             text_view_legend(stdout, columns, utf8);
         text_view_print(stdout, s.model, s.nsrc, s.interval, columns, utf8);
+        vm_text_print(stdout, &s, columns, utf8);
         printed++;
     }
     host_probe_stop(&probe);

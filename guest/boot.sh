@@ -299,8 +299,10 @@ start_qemu() {
     # runs date on the host and gets its time in microseconds (used by the
     # guest's clock-sync with --clock host, and by --selftest)
     net="$net,guestfwd=tcp:10.0.2.100:37-cmd:date +%s%6N"
+    # debug-threads=on names qemu's threads ("CPU 0/TCG"): parallax's
+    # host's view tells the vCPUs from the emulator's other threads by them
     # shellcheck disable=SC2054 # commas belong to qemu's option syntax
-    local args=(-name parallax-guest -accel "$ACCEL" -m "$MEM" -smp "$CPUS"
+    local args=(-name parallax-guest,debug-threads=on -accel "$ACCEL" -m "$MEM" -smp "$CPUS"
         -nodefaults -no-user-config -display none -no-reboot -rtc base=utc
         -kernel "$KERNEL" -initrd "$INITRD" -append "$append"
         -serial "file:$(qemu_path "$LOG")"

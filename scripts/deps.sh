@@ -18,8 +18,9 @@ RUN="pcp redis-server curl python3-pcp"
 # test and bench: cmocka, tmux for the screen tests, htop as the bench
 # reference, groff and man-db to check that the man pages render, faketime
 # for guests whose clocks diverge, stress-ng for a host whose CPUs are busy,
-# linux-perf (perf bench) for a null system call timed by another tool
-TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf"
+# linux-perf (perf bench) for a null system call timed by another tool,
+# sysstat (pidstat -t) for the host's view of a VM's threads read by another tool
+TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf sysstat"
 PKGS="$BUILD $RUN $TEST"
 # make fuzz only (scripts/deps.sh fuzz): clang with libFuzzer and the
 # sanitizer runtimes
