@@ -162,7 +162,7 @@ static bool read_stat(const char *dir, int *ppid, unsigned long long *start)
     if (ppid)
         *ppid = pp;
     *start = st;
-    return true;
+    return state != 'Z' && state != 'X'; /* a zombie runs nothing */
 }
 
 /* A number from a "Key:\tvalue" line of a status-like text, or -1. */
