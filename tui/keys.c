@@ -22,6 +22,8 @@ const struct key_doc key_docs[] = {
      0},
     {"y", "count system calls (syscalls/s); each call costs more meanwhile",
      NULL, NULL, 0},
+    {"v", "the host's view: what each VM on this host got; again: the table",
+     NULL, NULL, 0},
     {"p", "pause the display (sampling goes on); again: resume", "p", "Pause",
      2},
     {"+ -", "sample less (+) or more (-) often", NULL, NULL, 0},

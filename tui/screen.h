@@ -15,6 +15,7 @@ struct screen_overlay {
     struct help *help;           /* the help box over the table, or NULL */
     bool paused;                 /* the status row says PAUSED */
     const char *badge;           /* and this after it (REC), or NULL */
+    bool vms; /* the host's view of its VMs in the table's place (v) */
 };
 
 /* Draws the whole screen from the session's models and jobs, with what
