@@ -29,6 +29,7 @@ qp=$!
 wait_for 60 grep -qs "test: spinning" "$tmp/serial.log" ||
     fail "the guest did not boot: $(tail -2 "$tmp/qemu.err")"
 
+export XDG_STATE_HOME=$tmp/state # where s saves its reports
 tmux_shell 120 32
 tmux_parallax "$bin -t 0.5"
 tm send-keys -t t v
@@ -40,6 +41,24 @@ wait_for 10 has '^vCPU run % +[0-9]+\.[0-9] ' || { screen; fail "no vCPU run fig
 has '^KVM exits/s +n/a no KVM: emulated \(TCG\)' || { screen; fail "no KVM reason"; }
 has '^vCPUs told +vCPUs by thread name' || { screen; fail "vCPUs not told by name"; }
 echo "ok: $name shown with host-side rows"
+# s saves the reports: the VM in both, its figures and why KVM has none
+tm send-keys -t t s
+wait_for 10 has 'saved .*parallax-.*\.txt' || { screen; fail "s saved no report"; }
+json=$(ls "$tmp"/state/parallax/parallax-*.json)
+txt=${json%.json}.txt
+python3 - "$json" "$name" "$qp" <<'PY' || fail "the JSON report's vms: see above"
+import json, sys
+vms = json.load(open(sys.argv[1]))["vms"]
+vm = next(v for v in vms if v["name"] == sys.argv[2])
+assert vm["pid"] == int(sys.argv[3]) and vm["kind"] == "qemu", vm
+assert vm["guest"] is None and vm["nvcpu"] == 1, vm
+assert vm["figures"]["vcpu_run"] > 0 and vm["figures"]["vcpu_wait"] >= 0, vm
+assert vm["figures"]["kvm_exits"] is None and "TCG" in vm["notes"]["kvm_exits"], vm
+print("ok: JSON report: run %.1f%%, wait %.1f%%" % (vm["figures"]["vcpu_run"], vm["figures"]["vcpu_wait"]))
+PY
+grep -q "^-- host's view: [0-9]* VMs\? on this host --" "$txt" && grep -q " $name" "$txt" ||
+    fail "the text report has no host's view of $name"
+echo "ok: text report"
 tm send-keys -t t v
 wait_for 5 has '^CPU user % +[0-9]+\.[0-9]' || { screen; fail "v did not give the table back"; }
 tm send-keys -t t v
