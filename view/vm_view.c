@@ -163,11 +163,12 @@ static bool held_cell(const struct session *s, const struct vm_model *vm,
         snprintf(detail, dn, "no guest: steal unsaid");
         return false;
     }
-    if (isnan(said) || isnan(held)) {
-        snprintf(detail, dn, "held %s, said %s", isnan(held) ? "?" : "",
-                 isnan(said) ? "n/a" : "");
-        if (!isnan(held))
-            snprintf(detail, dn, "held %.0f%%, said n/a", held);
+    if (isnan(held)) {
+        snprintf(detail, dn, "held ?");
+        return false;
+    }
+    if (isnan(said)) { /* the guest's column is down, or has no steal */
+        snprintf(detail, dn, "held %.0f%%, said n/a", held);
         return false;
     }
     snprintf(detail, dn, "held %.0f%%, said %.0f%%", held, said);
@@ -254,8 +255,9 @@ bool vm_view_cell(const struct session *s, int k, int row, char *val, size_t vn,
         }
         view_factor_text(x, raw, sizeof(raw), utf8);
         fmt_right(val, vn, VIEW_VALUE_W, raw);
-        snprintf(detail, dn, "costs %s: said %.1f%%x%d, ran %.0f%%", raw, said,
-                 s->model[src].info.ncpu, ran);
+        /* said: a share of all its CPUs; ran: of one host CPU */
+        snprintf(detail, dn, "costs %s: said %.0f%% of %d, ran %.0f%%", raw,
+                 said, s->model[src].info.ncpu, ran);
         break;
     case VMR_HELD:
         return held_cell(s, vm, src, val, vn, detail, dn);
