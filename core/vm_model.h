@@ -35,9 +35,10 @@ struct vm_thread {
     uint64_t run_ns;    /* time on a CPU */
     uint64_t wait_ns;   /* runnable, waiting on a run queue */
     uint64_t slices;    /* times it got a CPU */
-    bool have_ctx;      /* status read */
-    uint64_t ctx_vol;   /* voluntary context switches */
-    uint64_t ctx_invol; /* involuntary ones */
+    bool have_ctx;      /* context switches known */
+    uint64_t ctx_vol;   /* switches onto it (schedstat's slices), or the
+                           voluntary ones where status is read */
+    uint64_t ctx_invol; /* and the involuntary ones there, else 0 */
 };
 
 /* One reading of a VM process, at host monotonic time t. */
