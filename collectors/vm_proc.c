@@ -21,6 +21,31 @@
 void vm_proc_cache_init(struct vm_proc_cache *c)
 {
     c->n = 0;
+    c->last_pid = -1;
+    c->last_full = c->young_until = 0;
+}
+
+/* The newest pid the kernel gave: /proc/loadavg's last field; -1. */
+static int newest_pid(void)
+{
+    char buf[128];
+    const char *sp;
+    int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    sp = strrchr(buf, ' ');
+    return sp ? atoi(sp + 1) : -1;
+}
+
+bool vm_proc_scan_due(const struct vm_proc_cache *c, double now)
+{
+    int pid = newest_pid();
+    return pid < 0 || pid != c->last_pid || now < c->young_until ||
+           now - c->last_full >= VM_PROC_FULL_S || c->last_full == 0;
 }
 
 /* Reads the file at path into buf (up to n-1 bytes, 0-terminated);
@@ -235,6 +260,8 @@ static int known_at(const struct vm_proc_cache *c, int pid)
 int vm_proc_scan(struct vm_proc_cache *c, double now, struct vm_id *ids,
                  int max)
 {
+    c->last_pid = newest_pid(); /* before the listing: none is missed */
+    c->last_full = now;
     DIR *d = opendir("/proc");
     if (!d)
         return 0;
@@ -267,6 +294,8 @@ int vm_proc_scan(struct vm_proc_cache *c, double now, struct vm_id *ids,
         }
         next.not_vm[next.n].pid = pid;
         next.not_vm[next.n++].seen = seen;
+        if (seen + YOUNG_S > c->young_until)
+            c->young_until = seen + YOUNG_S;
     }
     c->n = next.n;
     memcpy(c->not_vm, next.not_vm, (size_t)next.n * sizeof(next.not_vm[0]));

@@ -17,6 +17,9 @@
  * seconds, so a scan of a quiet host reads one directory). */
 #define VM_PROC_KNOWN_MAX 4096
 struct vm_proc_cache {
+    int last_pid;       /* the newest pid at the last scan (/proc/loadavg) */
+    double last_full;   /* host monotonic time of the last scan */
+    double young_until; /* till then a process seen may still exec a VMM */
     int n;
     struct {
         int pid;
@@ -34,6 +37,14 @@ bool vm_proc_classify(const char *cmdline, size_t n, struct vm_id *id);
 /* The VM of process pid, into id. False with a one-line reason in why
  * when pid is no VM process here. */
 bool vm_proc_identify(int pid, struct vm_id *id, char *why, size_t n);
+
+/* Whether a scan can find anything new at host monotonic time now: a
+ * process was created since the last one (the newest pid moved), one seen
+ * then may still exec a VMM, or VM_PROC_FULL_S passed (a process that
+ * execs one long after it started). Without a scan the VMs known are all
+ * there are. */
+#define VM_PROC_FULL_S 10.0
+bool vm_proc_scan_due(const struct vm_proc_cache *c, double now);
 
 /* Every VM process on this host (up to max) into ids; returns how many.
  * now is host monotonic time. */

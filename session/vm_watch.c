@@ -53,7 +53,12 @@ void vm_watch_tick(struct vm_watch *w, double now)
 {
     static struct vm_id ids[VM_MAX];
     static struct vm_raw raws[VM_MAX]; /* 80 kB: not on the stack */
-    int n = vm_proc_scan(w->cache, now, ids, VM_MAX);
+    int n = 0;
+    if (vm_proc_scan_due(w->cache, now))
+        n = vm_proc_scan(w->cache, now, ids, VM_MAX);
+    else /* nothing new can be there: the VMs known (read sees an end) */
+        for (; n < w->set.n; n++)
+            ids[n] = w->set.vm[n].cur.id;
     int k = 0;
     for (int i = 0; i < n; i++) {
         vm_proc_read(&ids[i], &raws[k]);
