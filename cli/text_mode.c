@@ -149,7 +149,9 @@ int text_mode_run(const struct options *o)
             continue;
         if (!printed)
             text_view_legend(stdout, columns, utf8);
-        text_view_print(stdout, s.model, s.nsrc, s.interval, columns, utf8);
+        /* one refresh, one block: the host's view ends it */
+        text_view_print_open(stdout, s.model, s.nsrc, s.interval, columns,
+                             utf8);
         vm_text_print(stdout, &s, columns, utf8);
         printed++;
     }

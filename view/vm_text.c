@@ -21,8 +21,11 @@ static void put_padded(FILE *f, const char *text, int width, bool utf8)
 
 void vm_text_print(FILE *f, const struct session *s, int columns, bool utf8)
 {
-    if (!s->vms)
+    if (!s->vms) {
+        fputc('\n', f);
+        fflush(f);
         return;
+    }
     int n = vm_view_count(s);
     (void)columns;
     fprintf(f, "-- host's view: %d VM%s on this host --\n", n,

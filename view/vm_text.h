@@ -8,9 +8,9 @@
 
 #include "session/session.h"
 
-/* Prints the host's view of s's VMs to f, "-- host's view: no VM" when
- * there is none (nothing when the session watches no VMs). Columns fit
- * `columns` where they can (0: unknown). Faults carry VIEW_FAULT_MARK. */
+/* Prints the host's view of s's VMs to f, "-- host's view: 0 VMs on this
+ * host --" when there is none (nothing when the session watches no VMs),
+ * then the blank line that ends a refresh. Faults carry VIEW_FAULT_MARK. */
 void vm_text_print(FILE *f, const struct session *s, int columns, bool utf8);
 
 #endif
