@@ -71,7 +71,9 @@ struct rec_last {
 };
 
 struct rec_archive {
-    int ctx;            /* libpcp_import's, 0 until the first record */
+    int ctx;            /* libpcp_import's, 0 until started (start_all) */
+    bool written;       /* its first record is written: libpcp_import made
+                           its files and holds pointers into its context */
     unsigned long seen; /* the model's updates already recorded */
     double last_ts;     /* the newest record's timestamp */
     double last_mono;   /* and the host's monotonic clock then */
@@ -177,12 +179,6 @@ static bool archive_exists(const char *base)
 static int choose_base(const struct recorder *R, struct rec_archive *a,
                        char *err, size_t errlen)
 {
-    char sub[REC_PATH_MAX];
-    snprintf(sub, sizeof(sub), "%s/%s", R->dir, a->safe);
-    if (report_make_dirs(sub) < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", sub, strerror(errno));
-        return -1;
-    }
     for (int k = 0; k < 1000; k++) {
         char n[16] = "";
         if (k)
@@ -192,9 +188,24 @@ static int choose_base(const struct recorder *R, struct rec_archive *a,
         if (!archive_exists(a->base))
             return 0;
     }
-    snprintf(err, errlen, "%s: a thousand recordings of %s already", sub,
-             R->stamp);
+    snprintf(err, errlen, "%s/%s: a thousand recordings of %s already", R->dir,
+             a->safe, R->stamp);
     return -1;
+}
+
+/* The source's directory, made at its first record (a source that is
+ * never live leaves none). */
+static int make_source_dir(const struct recorder *R,
+                           const struct rec_archive *a, char *err,
+                           size_t errlen)
+{
+    char sub[REC_PATH_MAX];
+    snprintf(sub, sizeof(sub), "%s/%s", R->dir, a->safe);
+    if (report_make_dirs(sub) < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", sub, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 /* --- the archive's metadata --- */
@@ -313,7 +324,6 @@ static int open_archive(const struct recorder *R, struct rec_archive *a,
         a->ctx = 0;
         return -1;
     }
-    pmiSetHostname(m->info.host[0] ? m->info.host : m->name);
     int sts = pmiPutLabel(PM_LABEL_CONTEXT, 0, 0, "parallax_version",
                           PARALLAX_VERSION);
     if (sts >= 0)
@@ -541,7 +551,9 @@ static struct timeval record_time(double t)
  * so is one whose mark or last index entry the disk had no room for. */
 static void end_archive(struct rec_archive *a)
 {
-    if (!a->ctx || pmiUseContext(a->ctx) < 0)
+    /* one never written has no files, and libpcp_import's end of it
+     * would write through a log it never opened */
+    if (!a->ctx || !a->written || pmiUseContext(a->ctx) < 0)
         return;
     bool whole = !a->broken;
     pmResult mark = {.numpmid = 0};
@@ -572,23 +584,15 @@ static int write_record(struct recorder *R, struct rec_archive *a,
     bool live = m->state == SRC_LIVE;
     double ts = live ? m->prev.t_real : clock_real();
     double mono = live ? sample_midpoint(&m->prev) : clock_mono();
-    if (a->ctx && fabs((ts - a->last_ts) - (mono - a->last_mono)) > STEP_MAX) {
-        /* the host's clock stepped: an archive of its own from here, so
-         * that each one's times hold (a replay refuses one that jumps) */
-        DIAG(DIAG_INFO, "%s: the host's clock stepped %+.3f s: a new archive",
-             m->name, (ts - a->last_ts) - (mono - a->last_mono));
-        end_archive(a);
-        record_values_free(&a->vals);
-        a->ctx = 0;
-        a->last_ts = -INFINITY;
-        memset(a->last_src, 0, sizeof(a->last_src));
-        memset(a->last_wl, 0, sizeof(a->last_wl));
-    }
     if (!(ts > a->last_ts)) /* two samples in one microsecond */
         return 0;
-    if (!a->ctx && open_archive(R, a, m, j, err, errlen) < 0)
-        return -1;
     pmiUseContext(a->ctx);
+    if (!a->written) { /* libpcp_import makes the files at this write */
+        if (make_source_dir(R, a, err, errlen) < 0)
+            return -1;
+        pmiSetHostname(m->info.host[0] ? m->info.host : m->name);
+        a->written = true;
+    }
     clock_model_fit(&m->clock, &r.fit);
     record_values_begin(&a->vals);
     int sts = rec_live(&r) ? put_table(a, r.smp) : 0;
@@ -664,10 +668,57 @@ struct recorder *recorder_start(const char *dir, char *err, size_t errlen)
     return R;
 }
 
-int recorder_tick(struct recorder *R, const struct session *s,
-                  const struct jobs *j, char *err, size_t errlen)
+/* True when the host's clock stepped since a's last record: its realtime
+ * and monotonic clocks parted by more than STEP_MAX (each archive's times
+ * must hold: a replay refuses one that jumps). */
+static bool clock_stepped(const struct rec_archive *a,
+                          const struct source_model *m)
 {
-    double now = clock_real();
+    if (!a->written || !isfinite(a->last_ts))
+        return false;
+    bool live = m->state == SRC_LIVE;
+    double ts = live ? m->prev.t_real : clock_real();
+    double mono = live ? sample_midpoint(&m->prev) : clock_mono();
+    double step = (ts - a->last_ts) - (mono - a->last_mono);
+    if (fabs(step) <= STEP_MAX)
+        return false;
+    DIAG(DIAG_INFO, "%s: the host's clock stepped %+.3f s: new archives",
+         m->name, step);
+    return true;
+}
+
+/* Ends every archive; the next start_all begins new ones. */
+static void end_all(struct recorder *R)
+{
+    for (int i = 0; i < SESSION_MAX_SOURCES; i++) {
+        struct rec_archive *a = R->a[i];
+        if (!a || !a->ctx)
+            continue;
+        end_archive(a);
+        record_values_free(&a->vals);
+        a->ctx = 0;
+        a->written = false;
+        a->broken = false;
+        a->last_ts = -INFINITY;
+        memset(a->last_src, 0, sizeof(a->last_src));
+        memset(a->last_wl, 0, sizeof(a->last_wl));
+    }
+}
+
+/* Starts the archive of every measured source that has none, before any
+ * of them is written. libpcp_import 6.0.3 keeps its contexts in one array
+ * that pmiStart reallocates, and a written context points into itself
+ * (its log control), so an archive started beside written ones leaves
+ * them pointing into freed memory: recording 3 guests and the host
+ * crashed at the first tick (valgrind: reads 328 bytes into a block
+ * pmiStart freed). So a source that needs an archive while others are
+ * written (one that joined, or after the host's clock stepped) ends them
+ * all, and every source begins a new archive together (as pmlogger
+ * begins one per start). */
+static int start_all(struct recorder *R, const struct session *s,
+                     const struct jobs *j, char *err, size_t errlen)
+{
+    bool missing = false, written = false;
     for (int i = 0; i < s->nsrc; i++) {
         if (session_is_fixed(s, i))
             continue; /* a baseline or a recording: not measured here */
@@ -676,6 +727,34 @@ int recorder_tick(struct recorder *R, const struct session *s,
             snprintf(err, errlen, "out of memory");
             return -1;
         }
+        missing |= !a->ctx;
+        written |= a->written;
+        if (clock_stepped(a, &s->model[i]))
+            missing = true; /* every archive anew (written is set) */
+    }
+    if (!missing)
+        return 0;
+    if (written)
+        end_all(R);
+    for (int i = 0; i < s->nsrc; i++) {
+        struct rec_archive *a = R->a[i];
+        if (a && !a->ctx && !session_is_fixed(s, i) &&
+            open_archive(R, a, &s->model[i], j, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int recorder_tick(struct recorder *R, const struct session *s,
+                  const struct jobs *j, char *err, size_t errlen)
+{
+    double now = clock_real();
+    if (start_all(R, s, j, err, errlen) < 0)
+        return -1;
+    for (int i = 0; i < s->nsrc; i++) {
+        if (session_is_fixed(s, i))
+            continue; /* a baseline or a recording: not measured here */
+        struct rec_archive *a = R->a[i];
         follow_runs(a, j, i, now);
         if (s->model[i].updates == a->seen)
             continue;
