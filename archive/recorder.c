@@ -30,6 +30,7 @@
 #include "core/record_table.h"
 #include "report/report.h"
 #include "view/view.h"
+#include "view/view_time.h"
 #include "workloads/extras.h"
 
 #define REC_DOMAIN 245 /* libpcp_import's own (PMI_DOMAIN) */

@@ -19,14 +19,11 @@
 #include <unistd.h>
 
 #include "cli/archives.h"
+#include "cli/front_start.h"
 #include "cli/quit_signals.h"
 #include "cli/report_out.h"
 #include "guest/demo_guests.h"
-#include "report/atomic_file.h"
-#include "report/baselines.h"
 #include "report/report.h"
-#include "report/report_json.h"
-#include "report/report_text.h"
 #include "runner/suites.h"
 #include "session/host_probe.h"
 #include "session/jobs.h"
@@ -238,62 +235,18 @@ static int run_one(struct session *s, struct jobs *j, struct host_probe *hp,
     return failed;
 }
 
-static int fill_json(FILE *f, void *arg, char *err, size_t errlen)
-{
-    void **a = arg;
-    if (report_json_write(f, a[0], a[1], a[2]) < 0) {
-        snprintf(err, errlen, "cannot write the JSON report");
-        return -1;
-    }
-    return 0;
-}
-
-static int fill_text(FILE *f, void *arg, char *err, size_t errlen)
-{
-    void **a = arg;
-    if (report_text_write(f, a[0], a[1], a[2]) < 0) {
-        snprintf(err, errlen, "cannot write the text report");
-        return -1;
-    }
-    return 0;
-}
-
 /* The text report to o->output (the JSON next to it), to stdout alone
  * (-o -), or to stdout and the pair into the report directory
  * (cli/report_out.h). 0, or -1 (told on stderr). */
 static int write_reports(const struct options *o, struct session *s,
                          struct jobs *j)
 {
-    char err[512], clk[64], path[4096];
+    char clk[64];
     struct report_meta meta;
     report_meta_now(&meta, clk, sizeof(clk));
-    void *arg[3] = {s, j, &meta};
-    int rc = 0;
-    if (report_out_stdout(o->output)) { /* -o -: no file */
-        report_text_write(stdout, s, j, &meta);
-        rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
-        if (rc < 0)
-            snprintf(err, sizeof(err),
-                     "cannot write the report on standard "
-                     "output");
-    } else if (o->output) {
-        report_json_next_to(o->output, path, sizeof(path));
-        rc = atomic_file_write_pair(o->output, fill_text, path, fill_json, arg,
-                                    err, sizeof(err));
-        if (rc == 0)
-            fprintf(stderr, "parallax: reports written to %s and %s\n",
-                    o->output, path);
-    } else {
-        report_text_write(stdout, s, j, &meta);
-        fflush(stdout);
-        rc = report_save(o->report_dir, s, j, &meta, path, sizeof(path), err,
-                         sizeof(err));
-        if (rc == 0)
-            fprintf(stderr, "parallax: reports saved as %s and .json\n", path);
-    }
-    if (rc < 0)
-        fprintf(stderr, "parallax: %s\n", err);
-    return rc;
+    struct report_of_session r = {s, j, &meta};
+    struct report_pair p = report_pair_session(&r);
+    return report_out_write(o->output, o->report_dir, &p, &meta);
 }
 
 int batch_run(const struct options *o)
@@ -306,9 +259,7 @@ int batch_run(const struct options *o)
     int order[JOBS_MAX_WL];
     quit_signals_install(on_stop); /* also HUP: a closed terminal */
 
-    jobs_init(&j);
-    j.opts.repeats = o->repeats;
-    j.lease = o->lease;
+    front_jobs_init(&j, o);
     int n = resolve(&j, o->batch, order, err, sizeof(err));
     if (n < 0) {
         fprintf(stderr, "parallax: %s\n", err);
@@ -319,11 +270,8 @@ int batch_run(const struct options *o)
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }
-    if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
-            0 ||
-        baselines_open(&s, &j, o->baselines, o->nbaselines, err, sizeof(err)) <
-            0 ||
-        archives_open(&archives, &s, o, err, sizeof(err)) < 0) {
+    /* a session that cannot open is bad input here too: 2 */
+    if (front_start(&s, &j, &archives, o, err, sizeof(err)) != 0) {
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }

@@ -18,7 +18,6 @@
 #include "fleet/fleet_poll.h"
 #include "fleet/fleet_run.h"
 #include "fleet/http.h"
-#include "report/atomic_file.h"
 #include "report/fleet_report.h"
 #include "report/report.h"
 #include "runner/suites.h"
@@ -69,61 +68,17 @@ static void progress(const struct fleet_run *r)
             r->what, c.active, c.done, c.failed, c.queued, r->n);
 }
 
-struct report_arg {
-    struct fleet_batch *b;
-};
-
-static int fill_text(FILE *f, void *arg, char *err, size_t errlen)
-{
-    struct fleet_batch *b = arg;
-    if (fleet_report_text(f, &b->v, &b->m, &b->run) == 0)
-        return 0;
-    snprintf(err, errlen, "cannot write the text report");
-    return -1;
-}
-
-static int fill_json(FILE *f, void *arg, char *err, size_t errlen)
-{
-    struct fleet_batch *b = arg;
-    if (fleet_report_json(f, &b->v, &b->m, &b->run) == 0)
-        return 0;
-    snprintf(err, errlen, "cannot write the JSON report");
-    return -1;
-}
-
 /* The reports: o->output and the JSON next to it, stdout alone (-o -), or
  * stdout and the pair in the report directory (cli/report_out.h). 0 or -1
  * (said on stderr). */
 static int write_reports(const struct options *o, struct fleet_batch *b)
 {
-    char err[512], path[4096];
-    int rc;
-    if (report_out_stdout(o->output)) { /* -o -: no file */
-        fleet_report_text(stdout, &b->v, &b->m, &b->run);
-        rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
-        if (rc < 0)
-            snprintf(err, sizeof(err),
-                     "cannot write the report on standard "
-                     "output");
-    } else if (o->output) {
-        report_json_next_to(o->output, path, sizeof(path));
-        rc = atomic_file_write_pair(o->output, fill_text, path, fill_json, b,
-                                    err, sizeof(err));
-        if (rc == 0)
-            fprintf(stderr, "parallax: fleet reports written to %s and %s\n",
-                    o->output, path);
-    } else {
-        fleet_report_text(stdout, &b->v, &b->m, &b->run);
-        fflush(stdout);
-        rc = fleet_report_save(o->report_dir, &b->v, &b->m, &b->run, path,
-                               sizeof(path), err, sizeof(err));
-        if (rc == 0)
-            fprintf(stderr, "parallax: fleet reports saved as %s and .json\n",
-                    path);
-    }
-    if (rc < 0)
-        fprintf(stderr, "parallax: %s\n", err);
-    return rc;
+    char clk[64];
+    struct report_meta meta;
+    report_meta_now(&meta, clk, sizeof(clk));
+    struct fleet_report_of a = {&b->v, &b->m, &b->run};
+    struct report_pair p = fleet_report_pair(&a);
+    return report_out_write(o->output, o->report_dir, &p, &meta);
 }
 
 /* Starts the run on the guests shown; 0, 2 for bad input, 1 when the

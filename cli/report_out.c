@@ -1,6 +1,7 @@
 /* See report_out.h. */
 #include "cli/report_out.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,4 +28,39 @@ int report_out_check(const char *output, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+int report_out_write(const char *output, const char *report_dir,
+                     const struct report_pair *p,
+                     const struct report_meta *meta)
+{
+    char err[512], path[4096];
+    int rc;
+    if (report_out_stdout(output)) { /* -o -: no file */
+        p->text(stdout, p->arg);
+        rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
+        if (rc < 0)
+            snprintf(err, sizeof(err),
+                     "cannot write the report on standard output");
+    } else if (output) {
+        report_json_next_to(output, path, sizeof(path));
+        errno = 0;
+        rc = atomic_file_write_pair(output, report_pair_fill_text, path,
+                                    report_pair_fill_json, (void *)p, err,
+                                    sizeof(err));
+        if (rc == 0)
+            fprintf(stderr, "parallax: %s written to %s and %s\n", p->noun,
+                    output, path);
+    } else {
+        p->text(stdout, p->arg);
+        fflush(stdout);
+        rc = report_pair_save(report_dir, p, meta, path, sizeof(path), err,
+                              sizeof(err));
+        if (rc == 0)
+            fprintf(stderr, "parallax: %s saved as %s and .json\n", p->noun,
+                    path);
+    }
+    if (rc < 0)
+        fprintf(stderr, "parallax: %s\n", err);
+    return rc;
 }

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "cli/archives.h"
+#include "cli/front_start.h"
 #include "guest/demo_guests.h"
-#include "report/baselines.h"
 #include "session/host_probe.h"
 #include "session/session.h"
 #include "view/text_view.h"
@@ -103,18 +103,11 @@ int text_mode_run(const struct options *o)
     static struct demo_guests demos;
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     quit_signals_install(on_stop);
-    if (session_open(&s, o->interval, o->guests, o->nguests, err, sizeof(err)) <
-        0) {
+    front_jobs_init(&jobs, o);
+    int rc = front_start(&s, &jobs, &archives, o, err, sizeof(err));
+    if (rc) {
         fprintf(stderr, "parallax: %s\n", err);
-        return 1;
-    }
-    jobs_init(&jobs);
-    if (baselines_open(&s, &jobs, o->baselines, o->nbaselines, err,
-                       sizeof(err)) < 0 ||
-        archives_open(&archives, &s, o, err, sizeof(err)) < 0) {
-        fprintf(stderr, "parallax: %s\n", err);
-        session_close(&s);
-        return 2;
+        return rc;
     }
     int answers = s.nsrc; /* the demo guests come after the others */
     if (o->ndemo && demo_guests_join(&demos, &s, o->demo_variants, o->ndemo,

@@ -3,7 +3,6 @@
  * n/a is "-" in the text and null in the JSON, never 0. */
 #include "report/fleet_report.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -277,28 +276,22 @@ int fleet_report_json(FILE *f, const struct fleet_view *v,
     return rc < 0 || ferror(f) ? -1 : 0;
 }
 
-struct save_arg {
-    const struct fleet_view *v;
-    const struct fleet_model *m;
-    const struct fleet_run *r;
-};
-
-static int fill_text(FILE *f, void *arg, char *err, size_t errlen)
+static int pair_text(FILE *f, const void *arg)
 {
-    const struct save_arg *a = arg;
-    if (fleet_report_text(f, a->v, a->m, a->r) == 0)
-        return 0;
-    snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
-    return -1;
+    const struct fleet_report_of *a = arg;
+    return fleet_report_text(f, a->v, a->m, a->r);
 }
 
-static int fill_json(FILE *f, void *arg, char *err, size_t errlen)
+static int pair_json(FILE *f, const void *arg)
 {
-    const struct save_arg *a = arg;
-    if (fleet_report_json(f, a->v, a->m, a->r) == 0)
-        return 0;
-    snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
-    return -1;
+    const struct fleet_report_of *a = arg;
+    return fleet_report_json(f, a->v, a->m, a->r);
+}
+
+struct report_pair fleet_report_pair(const struct fleet_report_of *a)
+{
+    return (struct report_pair){"parallax-fleet", "fleet reports", pair_text,
+                                pair_json, a};
 }
 
 int fleet_report_save(const char *dir, const struct fleet_view *v,
@@ -307,8 +300,8 @@ int fleet_report_save(const char *dir, const struct fleet_view *v,
 {
     char clk[64];
     struct report_meta meta;
-    struct save_arg a = {v, m, r};
+    struct fleet_report_of a = {v, m, r};
+    struct report_pair p = fleet_report_pair(&a);
     report_meta_now(&meta, clk, sizeof(clk));
-    return report_save_with(dir, "parallax-fleet", fill_text, fill_json, &a,
-                            &meta, path, pathlen, err, errlen);
+    return report_pair_save(dir, &p, &meta, path, pathlen, err, errlen);
 }

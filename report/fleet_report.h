@@ -13,6 +13,7 @@
 
 #include "fleet/fleet_model.h"
 #include "fleet/fleet_run.h"
+#include "report/report.h"
 #include "view/fleet_view.h"
 
 #define FLEET_REPORT_WORST 3 /* guests named as the worst of each figure */
@@ -24,6 +25,14 @@ int fleet_report_text(FILE *f, const struct fleet_view *v,
 /* Writes the JSON report to f. 0, or -1 when f fails. */
 int fleet_report_json(FILE *f, const struct fleet_view *v,
                       const struct fleet_model *m, const struct fleet_run *r);
+
+/* The fleet report as a pair of writers (report/report.h), over a. */
+struct fleet_report_of {
+    const struct fleet_view *v;
+    const struct fleet_model *m;
+    const struct fleet_run *r;
+};
+struct report_pair fleet_report_pair(const struct fleet_report_of *a);
 
 /* Saves both as parallax-fleet-YYYYmmdd-HHMMSS-mmm.txt and .json into dir
  * (NULL: the report directory), atomically; the .txt path into path.

@@ -75,28 +75,44 @@ int report_make_dirs(const char *dir)
     return mkdir(p, 0755) < 0 && errno != EEXIST ? -1 : 0;
 }
 
-struct save_ctx {
-    const struct session *s;
-    const struct jobs *j;
-    const struct report_meta *meta;
-};
-
-static int fill_text(FILE *f, void *arg, char *err, size_t errlen)
+static int session_text(FILE *f, const void *arg)
 {
-    const struct save_ctx *c = arg;
-    if (report_text_write(f, c->s, c->j, c->meta) == 0)
+    const struct report_of_session *r = arg;
+    return report_text_write(f, r->s, r->j, r->meta);
+}
+
+static int session_json(FILE *f, const void *arg)
+{
+    const struct report_of_session *r = arg;
+    return report_json_write(f, r->s, r->j, r->meta);
+}
+
+struct report_pair report_pair_session(const struct report_of_session *r)
+{
+    return (struct report_pair){"parallax", "reports", session_text,
+                                session_json, r};
+}
+
+/* One form of a pair into f; the cause of a failure into err. */
+static int fill(FILE *f, int (*form)(FILE *f, const void *arg), const void *arg,
+                char *err, size_t errlen)
+{
+    if (form(f, arg) == 0)
         return 0;
     snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
     return -1;
 }
 
-static int fill_json(FILE *f, void *arg, char *err, size_t errlen)
+int report_pair_fill_text(FILE *f, void *pair, char *err, size_t errlen)
 {
-    const struct save_ctx *c = arg;
-    if (report_json_write(f, c->s, c->j, c->meta) == 0)
-        return 0;
-    snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
-    return -1;
+    const struct report_pair *p = pair;
+    return fill(f, p->text, p->arg, err, errlen);
+}
+
+int report_pair_fill_json(FILE *f, void *pair, char *err, size_t errlen)
+{
+    const struct report_pair *p = pair;
+    return fill(f, p->json, p->arg, err, errlen);
 }
 
 /* dir/STEM-YYYYmmdd-HHMMSS-mmm.EXT for the report's second and
@@ -144,17 +160,13 @@ int report_save(const char *dir, const struct session *s, const struct jobs *j,
                 const struct report_meta *meta, char *path_out, size_t path_n,
                 char *err, size_t errlen)
 {
-    struct save_ctx c = {s, j, meta};
-    return report_save_with(dir, "parallax", fill_text, fill_json, &c, meta,
-                            path_out, path_n, err, errlen);
+    struct report_of_session r = {s, j, meta};
+    struct report_pair p = report_pair_session(&r);
+    return report_pair_save(dir, &p, meta, path_out, path_n, err, errlen);
 }
 
-int report_save_with(const char *dir, const char *stem,
-                     int (*text_fill)(FILE *f, void *arg, char *err,
-                                      size_t errlen),
-                     int (*json_fill)(FILE *f, void *arg, char *err,
-                                      size_t errlen),
-                     void *arg, const struct report_meta *meta, char *path_out,
+int report_pair_save(const char *dir, const struct report_pair *p,
+                     const struct report_meta *meta, char *path_out,
                      size_t path_n, char *err, size_t errlen)
 {
     char def[PATH_LEN], path[PATH_LEN];
@@ -172,21 +184,24 @@ int report_save_with(const char *dir, const char *stem,
         return -1;
     }
     struct atomic_file json, text;
-    if (!report_name(path, sizeof(path), dir, stem, meta, meta->msec, "json")) {
+    if (!report_name(path, sizeof(path), dir, p->stem, meta, meta->msec,
+                     "json")) {
         snprintf(err, errlen, "cannot write into %s: the path is too long",
                  dir);
         return -1;
     }
     errno = 0;
-    if (atomic_file_stage(&json, path, json_fill, arg, err, errlen) < 0)
+    if (atomic_file_stage(&json, path, report_pair_fill_json, (void *)p, err,
+                          errlen) < 0)
         return -1;
-    report_name(path, sizeof(path), dir, stem, meta, meta->msec, "txt");
+    report_name(path, sizeof(path), dir, p->stem, meta, meta->msec, "txt");
     errno = 0;
-    if (atomic_file_stage(&text, path, text_fill, arg, err, errlen) < 0) {
+    if (atomic_file_stage(&text, path, report_pair_fill_text, (void *)p, err,
+                          errlen) < 0) {
         atomic_file_discard(&json);
         return -1;
     }
-    int rc = publish_pair(&json, &text, dir, stem, meta, path, sizeof(path),
+    int rc = publish_pair(&json, &text, dir, p->stem, meta, path, sizeof(path),
                           err, errlen);
     atomic_file_discard(&json);
     atomic_file_discard(&text);

@@ -1,7 +1,8 @@
 /* Reports: what the screen shows, saved as a text and a JSON file that
  * stand on their own (the `s` key, batch mode) and can be read back as a
- * baseline. This header holds what both writers share and report_save,
- * which writes the pair atomically into the report directory. */
+ * baseline. This header holds what both writers share, and the one path
+ * that saves a pair of them (this session's or the fleet's) atomically
+ * into the report directory. */
 #ifndef PARALLAX_REPORT_H
 #define PARALLAX_REPORT_H
 
@@ -38,12 +39,43 @@ int report_default_dir(char *buf, size_t n);
 /* mkdir -p dir (0755); 0, or -1 with errno set. */
 int report_make_dirs(const char *dir);
 
-/* Writes parallax-YYYYmmdd-HHMMSS-mmm.txt and .json (local time of
- * meta->when and meta->msec, so names sort by time) into dir (NULL: the
- * default), creating it if missing. Never over an existing report: when
- * the name is taken, the next millisecond's is used. Each file is written
- * atomically. Puts the .txt path into path_out. 0, or -1 with a one-line
- * reason in err. */
+/* A report's two forms, text and JSON, as a pair of writers over one
+ * argument: the session's report (report_pair_session) and the fleet's
+ * (report/fleet_report.h) are saved, and written to -o
+ * (cli/report_out.h), through the same code. */
+struct report_pair {
+    const char *stem; /* the saved files' names: STEM-YYYYmmdd-... */
+    const char *noun; /* what messages call the pair: "reports" */
+    int (*text)(FILE *f, const void *arg); /* 0, or -1 when f fails */
+    int (*json)(FILE *f, const void *arg);
+    const void *arg;
+};
+
+/* The session's report: what the screen shows of s and j, at meta. */
+struct report_of_session {
+    const struct session *s;
+    const struct jobs *j;
+    const struct report_meta *meta;
+};
+struct report_pair report_pair_session(const struct report_of_session *r);
+
+/* Fills f with the pair's text (or JSON) form; the signature of
+ * atomic_file.h's fills, arg a const struct report_pair. 0, or -1 with the
+ * cause in err. */
+int report_pair_fill_text(FILE *f, void *pair, char *err, size_t errlen);
+int report_pair_fill_json(FILE *f, void *pair, char *err, size_t errlen);
+
+/* Writes STEM-YYYYmmdd-HHMMSS-mmm.txt and .json (local time of meta->when
+ * and meta->msec, so names sort by time) into dir (NULL: the default),
+ * creating it if missing. Never over an existing report: when the name is
+ * taken, the next millisecond's is used. Each file is written atomically,
+ * and both names appear or neither. Puts the .txt path into path_out. 0,
+ * or -1 with a one-line reason in err. */
+int report_pair_save(const char *dir, const struct report_pair *p,
+                     const struct report_meta *meta, char *path_out,
+                     size_t path_n, char *err, size_t errlen);
+
+/* report_pair_save of the session's report (stem "parallax"). */
 int report_save(const char *dir, const struct session *s, const struct jobs *j,
                 const struct report_meta *meta, char *path_out, size_t path_n,
                 char *err, size_t errlen);
@@ -51,15 +83,5 @@ int report_save(const char *dir, const struct session *s, const struct jobs *j,
 /* The JSON report's path next to the text report's: its extension
  * replaced by .json (or .json added when it has none). */
 void report_json_next_to(const char *text_path, char *out, size_t n);
-
-/* report_save for another pair of writers: STEM-YYYYmmdd-HHMMSS-mmm.txt
- * and .json, filled by text(f, arg, ...) and json(f, arg, ...) (the
- * fleet's report, stem "parallax-fleet"). Same directory, names and
- * atomicity; 0, or -1 with one line in err. */
-int report_save_with(const char *dir, const char *stem,
-                     int (*text)(FILE *f, void *arg, char *err, size_t errlen),
-                     int (*json)(FILE *f, void *arg, char *err, size_t errlen),
-                     void *arg, const struct report_meta *meta, char *path_out,
-                     size_t path_n, char *err, size_t errlen);
 
 #endif

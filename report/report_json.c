@@ -12,6 +12,7 @@
 #include "report/report_common.h"
 #include "session/jobs.h"
 #include "view/view.h"
+#include "view/view_jobs.h"
 #include "view/view_time.h"
 #include "workloads/sleep_acc.h"
 

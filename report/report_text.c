@@ -14,6 +14,7 @@
 #include "session/jobs.h"
 #include "view/fmt.h"
 #include "view/view.h"
+#include "view/view_jobs.h"
 #include "view/view_replay.h"
 #include "view/view_time.h"
 

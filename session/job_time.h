@@ -1,7 +1,7 @@
 /* A guest run on the host's clock: the repeat log's stamps mapped through
  * the source's time map, each repeat's real length, the figures real time
  * gives, the clock's rate over the run, and the host's own bracket around
- * the run to hold the mapping against. Called by jobs.c as a guest's
+ * the run to hold the mapping against. Called by job_fold.c as a guest's
  * samples arrive. */
 #ifndef PARALLAX_JOB_TIME_H
 #define PARALLAX_JOB_TIME_H

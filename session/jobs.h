@@ -1,7 +1,11 @@
 /* Jobs: the catalogue's workloads across the sources — which run where,
  * their live figures and the statistics of their repeats — for the
  * workloads rows of the screen and the reports. On this host a job runs
- * through the local runner, the same code pmdaparallax runs in guests. */
+ * through the local runner, the same code pmdaparallax runs in guests.
+ * One header for its four parts, as its callers use them together:
+ * session/job_cells.c (the cell table), job_start.c (start, stop,
+ * suites), job_fold.c (what the runs report, foreign runs, jobs_update),
+ * job_leases.c (a guest's leases). */
 #ifndef PARALLAX_JOBS_H
 #define PARALLAX_JOBS_H
 

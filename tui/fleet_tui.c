@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/diag.h"
 #include "collectors/sampler.h"
 #include "core/selfcost.h"
 #include "fleet/fleet_poll.h"
@@ -28,8 +29,10 @@
 #include "tui/fleet_panel.h"
 #include "tui/help.h"
 #include "tui/keybar.h"
+#include "tui/lifecycle.h"
 #include "tui/panel.h"
 #include "tui/prompt.h"
+#include "tui/run_status.h"
 #include "tui/status.h"
 #include "tui/title_bar.h"
 #include "tui/tui.h"
@@ -111,13 +114,9 @@ static void draw(struct fleet_screen *fs)
 static void save_report(struct fleet_screen *fs)
 {
     char path[4096], err[512];
-    if (fleet_report_save(fs->o->report_dir, &fs->v, &fs->m, &fs->run, path,
-                          sizeof(path), err, sizeof(err)) < 0)
-        status_cause_first("not saved", err, fs->panel.status,
-                           sizeof(fs->panel.status));
-    else
-        snprintf(fs->panel.status, sizeof(fs->panel.status),
-                 "saved %.400s (and .json)", path);
+    int rc = fleet_report_save(fs->o->report_dir, &fs->v, &fs->m, &fs->run,
+                               path, sizeof(path), err, sizeof(err));
+    status_saved(rc, path, err, fs->panel.status, sizeof(fs->panel.status));
 }
 
 static void start_run(struct fleet_screen *fs, const char *what)
@@ -173,8 +172,8 @@ static int drill_in(struct fleet_screen *fs)
     snprintf(guest.name, sizeof(guest.name), "%s", g->lab.name);
     snprintf(guest.target, sizeof(guest.target), "%s", g->lab.pmcd);
     pmapi_source_set_url(fs->m.url);
-    int sig = tui_pair_run(&host, &guest, pmapi_backends, fs->o->interval,
-                           fs->utf8, err, sizeof(err));
+    int sig = tui_pair_run(fs->o, &host, &guest, pmapi_backends, fs->utf8, err,
+                           sizeof(err));
     if (sig < 0)
         snprintf(fs->panel.status, sizeof(fs->panel.status), "%s", err);
     else
@@ -297,8 +296,8 @@ static int loop(struct fleet_screen *fs)
         int n = poll(pfd, 3, timeout);
         if (n < 0 && errno != EINTR)
             return 0;
-        char sig;
-        if (pfd[2].revents && read(pfd[2].fd, &sig, 1) == 1)
+        int sig = tui_signal_taken(&pfd[2]);
+        if (sig)
             return sig;
         bool redraw = update(fs) || n == 0;
         if (pfd[0].revents || n < 0) {
@@ -317,7 +316,11 @@ static int loop(struct fleet_screen *fs)
     }
 }
 
-int fleet_tui_run(const struct options *o, bool utf8, char *err, size_t errlen)
+/* The fleet screen, inside the terminal's lifecycle: until q (0) or a
+ * termination signal (returned); -1 with one line in err when it cannot
+ * start. */
+static int run_screen(const struct options *o, bool utf8, char *err,
+                      size_t errlen)
 {
     static struct fleet_screen fs;
     fs.o = o;
@@ -354,4 +357,23 @@ int fleet_tui_run(const struct options *o, bool utf8, char *err, size_t errlen)
     close(fs.wake[0]);
     close(fs.wake[1]);
     return sig;
+}
+
+int fleet_tui_run(const struct options *o)
+{
+    char err[256], theme_note[RUN_STATUS_MAX];
+    struct tui_life life;
+    /* the theme's note: the main screen shows it, this one never did */
+    int rc = tui_life_open(&life, o, theme_note, sizeof(theme_note));
+    if (rc)
+        return rc;
+    tui_life_begin();
+    DIAG(DIAG_INFO, "started: the fleet at %s, interval %g s", o->fleet,
+         o->interval);
+    int sig = run_screen(o, life.utf8, err, sizeof(err));
+    tui_life_end();
+    if (sig < 0)
+        tui_life_say(&life, err);
+    tui_life_close(&life);
+    return sig < 0 ? 1 : sig ? 128 + sig : 0;
 }

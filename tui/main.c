@@ -44,5 +44,7 @@ int main(int argc, char **argv)
         return fleet_batch_run(&o);
     if (o.batch)
         return batch_run(&o);
-    return o.text ? text_mode_run(&o) : tui_run(&o, fleet_tui_run);
+    if (o.fleet)
+        return fleet_tui_run(&o);
+    return o.text ? text_mode_run(&o) : tui_run(&o);
 }

@@ -104,3 +104,14 @@ void status_cause_first(const char *what, const char *err, char *buf, size_t n)
     }
     snprintf(buf, n, "%s: %s (%.*s)", what, sep + 2, (int)(sep - err), err);
 }
+
+void status_saved(int rc, const char *path, const char *err, char *buf,
+                  size_t n)
+{
+    static const char tail[] = " (and .json)";
+    int room = (int)n - (int)sizeof("saved ") - (int)sizeof(tail) + 1;
+    if (rc < 0)
+        status_cause_first("not saved", err, buf, n);
+    else
+        snprintf(buf, n, "saved %.*s%s", room > 0 ? room : 0, path, tail);
+}

@@ -24,4 +24,10 @@ void status_fit(const char *text, int w1, int w2, struct status_lines *out);
  * cause comes last, as strerror's does after a long path. */
 void status_cause_first(const char *what, const char *err, char *buf, size_t n);
 
+/* The `s` key's outcome: "saved PATH (and .json)" (the path cut, if it
+ * must, before the end is), or with rc < 0 "not saved: cause (context)"
+ * of err. Both screens' reports. */
+void status_saved(int rc, const char *path, const char *err, char *buf,
+                  size_t n);
+
 #endif

@@ -45,8 +45,24 @@ void table_panel_take_message(struct table_panel *p, const struct jobs *j);
 void table_panel_draw(struct table_panel *p, const struct session *s,
                       const struct jobs *j, int y0, int height, bool utf8);
 
-/* Scrolling, focus, selection, and the workload keys (Space start/stop,
- * a suite, x stop all, 0-9 toggle a source). Returns key_result flags. */
+/* The selection follows a running suite to each workload it starts (its
+ * row then shows); the user's own moves in between stand until the next.
+ * Called by each draw. */
+void table_panel_follow_suite(struct table_panel *p, const struct jobs *j);
+
+/* What PgUp/PgDn scroll: the workloads with the focus, or when every
+ * counter and Time row shows (not upper_hidden); else the counter and
+ * Time rows. */
+bool table_panel_pages_workloads(const struct table_panel *p,
+                                 bool upper_hidden);
+
+/* How many guests fit beside this host at this width from guest `first`
+ * on (the layout the draw makes). */
+int table_panel_guests_fit(const struct session *s, int first);
+
+/* tui/table_keys.c: scrolling, focus, selection, and the workload keys (Space
+ * start/stop, a suite, x stop all, 0-9 toggle a source). Returns key_result
+ * flags. */
 int table_panel_key(struct table_panel *p, const struct session *s,
                     struct jobs *j, int ch);
 

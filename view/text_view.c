@@ -11,6 +11,7 @@
 #include "view/fit.h"
 #include "view/view.h"
 #include "view/view_replay.h"
+#include "view/view_time.h"
 
 #define MAX_COLS  (2 * 64)
 #define SPARK_MIN 4 /* as narrow as the screen's */

@@ -14,6 +14,241 @@
 #include "workloads/extras.h"
 #include "workloads/sleep_acc.h"
 
+const char *const time_row_labels[TIME_ROW_COUNT] = {
+#define TIME_LABEL(id, label) [id] = label,
+    TIME_ROWS(TIME_LABEL)
+#undef TIME_LABEL
+};
+
+#define BILLED_LO 0.95 /* CPU billed/wall outside this band is flagged */
+#define BILLED_HI 1.05
+
+static double billed_ratio(const struct source_model *m)
+{
+    const struct probe_sample *p = &m->probe;
+    if (!p->count || !(p->spin_wall > 0))
+        return NAN;
+    return p->spin_cpu / p->spin_wall;
+}
+
+/* The clock offset's figure and interval; true beyond the threshold. */
+static bool offset_cell(const struct clock_fit *f, char *raw, size_t rn,
+                        char *detail, size_t dn, bool utf8)
+{
+    unsigned fl = utf8 ? FIT_UTF8 : 0;
+    char err[32];
+    fit_duration(raw, rn, VIEW_FIGURE_W, f->offset, fl | FIT_SIGN);
+    fit_duration(err, sizeof(err), VIEW_ERR_W, f->offset_err, fl);
+    snprintf(detail, dn, "%s%s", utf8 ? "\u00b1" : "+-", err);
+    /* beyond the threshold by more than its own bound: an early fit's wide
+     * one is no fault */
+    return fabs(f->offset) - f->offset_err > VIEW_OFFSET_FAULT_S;
+}
+
+/* The drift in ppm ("+28" with "±3 ppm") or, beyond ±1%, as the rate the
+ * clock runs at ("×415" with "runs fast"); true beyond the threshold. */
+static bool drift_cell(const struct clock_fit *f, char *raw, size_t rn,
+                       char *detail, size_t dn, bool utf8)
+{
+    unsigned fl = (utf8 ? FIT_UTF8 : 0) | FIT_SIGN;
+    const char *pm = utf8 ? "\u00b1" : "+-";
+    if (fit_drift(raw, rn, VIEW_FIGURE_W, f->drift_ppm, fl, NULL))
+        snprintf(detail, dn, "%s", f->drift_ppm > 0 ? "fast" : "slow");
+    else
+        snprintf(detail, dn, "%s%.0fppm", pm, f->drift_err_ppm);
+    return fabs(f->drift_ppm) - f->drift_err_ppm > VIEW_DRIFT_FAULT_PPM;
+}
+
+double view_probe_host_saw(const struct source_model *m, bool is_host,
+                           double *err)
+{
+    const struct probe_sample *p = &m->probe;
+    double e = NAN, d = NAN;
+    struct time_at a, b;
+    bool steady = !m->rates.unsteady;
+    if (is_host || !p->count) {
+        /* nothing to see */
+    } else if (time_map_host(&m->tmap, p->sleep_t0, steady, &a) == TM_OK &&
+               time_map_host(&m->tmap, p->sleep_t1, steady, &b) == TM_OK) {
+        d = b.host - a.host;
+        e = a.err + b.err;
+    } else {
+        struct clock_fit f;
+        clock_model_fit(&m->clock, &f);
+        d = clock_model_host_duration(&f, p->sleep_took);
+        e = d * f.drift_err_ppm * 1e-6;
+    }
+    if (err)
+        *err = e;
+    return d;
+}
+
+const char *view_no_agent(const struct source_model *m, bool is_host)
+{
+    /* a column of this host replayed or saved has its probes (parallax
+     * probes the host itself), a guest only through its agent */
+    return !is_host && m->state == SRC_LIVE && !m->info.pmda && !m->probe.count
+               ? VIEW_NO_AGENT
+               : NULL;
+}
+
+void view_billed_split(const struct source_model *m, struct billed_split *b)
+{
+    const struct probe_sample *p = &m->probe;
+    *b = (struct billed_split){NAN, NAN, NAN, m->value[METRIC_CPU_STEAL]};
+    if (!p->count || !(p->spin_wall > 0))
+        return;
+    b->ran = p->spin_cpu / p->spin_wall;
+    if (isfinite(p->spin_waited)) {
+        b->waited = p->spin_waited / p->spin_wall;
+        b->lost = fmax(0, 1 - b->ran - b->waited);
+    }
+}
+
+/* Why CPU billed/wall is off, its largest cause first: "off: waited 52%"
+ * (other load on that system took the CPU), "off: stolen 40%" (time lost
+ * while the source's steal counter rose), "off: lost 40%" (lost without
+ * steal: accounting), "off: billed over wall". */
+static void billed_detail(const struct source_model *m, double r, char *detail,
+                          size_t dn)
+{
+    struct billed_split b;
+    view_billed_split(m, &b);
+    if (r > BILLED_HI) {
+        snprintf(detail, dn, "off: billed over wall");
+        return;
+    }
+    if (!isfinite(b.waited)) {
+        snprintf(detail, dn, "off: not %.2f-%.2f", BILLED_LO, BILLED_HI);
+        return;
+    }
+    const char *why = b.waited >= b.lost  ? "waited"
+                      : b.steal_pct > 0.5 ? "stolen"
+                                          : "lost";
+    double share = b.waited >= b.lost ? b.waited : b.lost;
+    snprintf(detail, dn, "off: %s %.0f%%", why, share * 100);
+}
+
+/* The clock's rate over the last seconds, "×0.364", and whether it held:
+ * "±0.02%", or "varies ×53-×858" over the rates seen. */
+static void rate_cell(const struct source_model *m, char *raw, size_t rn,
+                      char *detail, size_t dn, bool utf8)
+{
+    const struct time_rates *r = &m->rates;
+    if (!r->recent.ok)
+        return;
+    double v = r->recent.rate;
+    fit_rate(raw, rn, VIEW_FIGURE_W, v, FIT_TIMES | (utf8 ? FIT_UTF8 : 0));
+    if (r->unsteady) {
+        char lo[16], hi[16];
+        view_factor_text(r->lo, lo, sizeof(lo), utf8);
+        view_factor_text(r->hi, hi, sizeof(hi), false);
+        snprintf(detail, dn, "varies %s-%s", lo, hi + 1); /* "×53-858" */
+    } else {
+        snprintf(detail, dn, "%s%.2g%%", utf8 ? "\u00b1" : "+-",
+                 r->recent.err / fabs(v) * 100);
+    }
+}
+
+bool view_time_cell(const struct source_model *m, bool is_host, int row,
+                    char *val, size_t vn, char *detail, size_t dn, bool utf8)
+{
+    struct clock_fit f;
+    clock_model_fit(&m->clock, &f);
+    char raw[32] = "n/a";
+    bool fault = false;
+    unsigned fl = utf8 ? FIT_UTF8 : 0;
+    detail[0] = '\0';
+    switch (row) {
+    case TR_OFFSET:
+    case TR_DRIFT:
+        if (is_host)
+            snprintf(raw, sizeof(raw), "-");
+        else if (f.ok && row == TR_OFFSET)
+            fault = offset_cell(&f, raw, sizeof(raw), detail, dn, utf8);
+        else if (f.ok)
+            fault = drift_cell(&f, raw, sizeof(raw), detail, dn, utf8);
+        else if (m->state == SRC_LIVE && row == TR_OFFSET)
+            snprintf(detail, dn, "fitting");
+        break;
+    case TR_RATE:
+        if (is_host)
+            snprintf(raw, sizeof(raw), "-");
+        else
+            rate_cell(m, raw, sizeof(raw), detail, dn, utf8);
+        break;
+    case TR_SLEEP:
+        if (!m->probe.count && view_no_agent(m, is_host))
+            snprintf(detail, dn, "%s", VIEW_NO_AGENT);
+        if (m->probe.count) {
+            fit_duration(raw, sizeof(raw), VIEW_FIGURE_W, m->probe.sleep_took,
+                         fl);
+            double err, host = view_probe_host_saw(m, is_host, &err);
+            char h[32];
+            /* too short to time on a clock that varies: its bound */
+            bool bound = isfinite(host) && err > host / 2;
+            fit_duration(h, sizeof(h), VIEW_FIGURE_W, bound ? host + err : host,
+                         fl);
+            if (isfinite(host))
+                snprintf(detail, dn, "host saw %s%s",
+                         bound ? (utf8 ? "\u2264" : "<=") : "", h);
+        }
+        break;
+    case TR_BILLED: {
+        double r = billed_ratio(m);
+        if (!isfinite(r) && view_no_agent(m, is_host))
+            snprintf(detail, dn, "%s", VIEW_NO_AGENT);
+        if (isfinite(r)) {
+            snprintf(raw, sizeof(raw), "%.2f", r);
+            fault = r < BILLED_LO || r > BILLED_HI;
+            if (fault)
+                billed_detail(m, r, detail, dn);
+        }
+        break;
+    }
+    }
+    fmt_right(val, vn, VIEW_VALUE_W, raw);
+    return fault;
+}
+
+double view_time_ratio(const struct source_model *guest,
+                       const struct source_model *host, int row)
+{
+    if (row == TR_DRIFT) {
+        struct clock_fit f;
+        clock_model_fit(&guest->clock, &f);
+        return f.ok && 1 + f.drift_ppm * 1e-6 > 0 ? 1 + f.drift_ppm * 1e-6
+                                                  : NAN;
+    }
+    if (row != TR_SLEEP || !guest->probe.count || !host->probe.count)
+        return NAN;
+    /* what the guest's sleep really took against the host's own, when
+     * the host could time it */
+    double err, saw = view_probe_host_saw(guest, false, &err);
+    if (!(err <= saw / 2))
+        return NAN;
+    return ratio_oriented(saw, host->probe.sleep_took, RO_HIGHER_WORSE);
+}
+
+enum view_ratio_kind view_time_ratio_kind(int row)
+{
+    switch (row) {
+    case TR_DRIFT:
+        return VR_RATE;
+    case TR_SLEEP:
+        return VR_JUDGED;
+    default: /* an offset or a billed share is no ratio to the host's */
+        return VR_NONE;
+    }
+}
+
+void view_mark_fault(char *val, bool fault)
+{
+    size_t blanks = strspn(val, " ");
+    if (fault && blanks > 0)
+        val[blanks - 1] = VIEW_FAULT_MARK;
+}
+
 /* The fairness figures, after the "tasks/cpus" line (index 0). A figure
  * is extra `num`, over extra `den` when given. */
 struct fair_row {

@@ -64,7 +64,7 @@ breaks view/fmt.c '#include <curses.h>' \
     '#include <curses.h>: curses headers only in tests/, tui/ (docs/hacking.md, the floors)'
 breaks cli/options.c '#include <ncursesw/ncurses.h>' \
     '#include <ncursesw/ncurses.h>: curses headers only in tests/, tui/'
-breaks session/jobs.c '#include <pcp/pmapi.h>' \
+breaks session/job_cells.c '#include <pcp/pmapi.h>' \
     '#include <pcp/pmapi.h>: pcp headers only in tests/, archive/, pmda/, collectors/ (docs/hacking.md, the floors)'
 breaks view/fmt.c '#include "collectors/pcp_source.h"' \
     '#include "collectors/pcp_source.h", which brings <pcp/pmapi.h>: pcp headers only in tests/, archive/, pmda/, collectors/'

@@ -92,7 +92,7 @@ static void feed(struct source_model *m, double rate, double secs)
     time_map_rates(&m->tmap, &m->rates);
 }
 
-/* A cell as jobs.c leaves one it started on a guest. */
+/* A cell as session/job_start.c leaves one it started on a guest. */
 static void blank_cell(struct job_cell *c)
 {
     memset(c, 0, sizeof(*c));

@@ -14,6 +14,8 @@
 
 #include "report_fixture.h"
 #include "view/view.h"
+#include "view/view_jobs.h"
+#include "view/view_time.h"
 
 static void job(const struct jobs *j, int src, const char *name,
                 const char *val, const char *detail)

@@ -15,6 +15,7 @@
 #include "tests/near.h"
 
 #include "report_fixture.h"
+#include "view/view_jobs.h"
 #include "view/view_time.h"
 
 static void test_extras_round_trip(void **state)
