@@ -8,6 +8,7 @@
 #include "tui/colors.h"
 #include "view/fit.h"
 #include "view/view.h"
+#include "view/view_time.h"
 #include "view/vm_view.h"
 
 #define DETAIL_W 26

@@ -6,6 +6,7 @@
 
 #include "view/fit.h"
 #include "view/view.h"
+#include "view/view_time.h"
 #include "view/vm_view.h"
 
 #define DETAIL_W 34
