@@ -21,7 +21,11 @@ pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
 # floors; scripts/check_includes.sh reads the sources for it): PCP and
 # libgtop for collectors/ and pmda/, PCP's archive writer (libpcp_import)
 # for archive/, curses for tui/ only.
-BASE_CFLAGS  = $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -I. -MMD -MP
+# CPPFLAGS, CFLAGS and LDFLAGS are the builder's (debian/rules passes
+# dpkg's hardening flags); OPT comes after CFLAGS, so the -O and -g chosen
+# here (the CPU loops' -O3 -ffast-math too) stay.
+BASE_CFLAGS  = $(WARN) $(CPPFLAGS) $(CFLAGS) $(OPT) $(SAN) -D_GNU_SOURCE -I. \
+               -MMD -MP
 PCP_CFLAGS   = $(call pc,--cflags,libpcp libpcp_pmda libgtop-2.0)
 ARCHIVE_CFLAGS = $(call pc,--cflags,libpcp libpcp_import)
 CURSES_CFLAGS = $(call pc,--cflags,ncursesw)
@@ -63,6 +67,9 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LAUNCH_OBJ)
 TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
 UNIT_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 INTEG_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/integration/test_*.c))
+# programs the shell tests run (not tests of their own): the agent's names
+# as parallax's code uses them (tests/integration/test_agent_names.sh)
+TEST_HELPERS := $(BUILD)/tests/integration/agent_names
 
 PARALLAX := $(BUILD)/parallax
 PARALLAX_RUN := $(BUILD)/parallax-run
@@ -80,15 +87,17 @@ HELLO_DYN := $(BUILD)/parallax-hello-dyn
 LIBEXECDIR = $(PREFIX)/libexec/parallax
 LIBPARALLAX := $(BUILD)/libparallax.a
 
-.PHONY: all build deps run check test asan bench format format-check clean \
-        install
+.PHONY: all build programs deps run check test asan bench format \
+        format-check clean install install-files install-bin
 .DEFAULT_GOAL := all
 
 all: deps
 	@$(MAKE) --no-print-directory build
 
-build: $(PARALLAX) $(PARALLAX_RUN) $(ARCHIVE_READER) $(HELLO) $(HELLO_DYN) \
-    $(UNIT_TESTS) $(INTEG_TESTS)
+build: programs $(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS)
+
+# what is installed, without the tests (debian/rules builds this)
+programs: $(PARALLAX) $(PARALLAX_RUN) $(ARCHIVE_READER) $(HELLO) $(HELLO_DYN)
 
 deps:
 	@./scripts/deps.sh
@@ -172,20 +181,20 @@ $(BUILD)/%.o: %.c
 
 $(LAUNCH_OBJ): $(BUILD)/guest-launcher/%.o: guest/%.c
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) -DPARALLAX_GUESTDIR='"$(GUESTDIR)"' -c $< -o $@
 
 $(LIBPARALLAX): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 $(PARALLAX): $(TUI_OBJ) $(LIBPARALLAX)
-	$(CC) $(SAN) -o $@ $(TUI_OBJ) $(LIBPARALLAX) $(LIBS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $(TUI_OBJ) $(LIBPARALLAX) $(LIBS)
 
 $(PARALLAX_RUN): $(BUILD)/runner/parallax_run.o $(LIBPARALLAX)
-	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(RUN_LIBS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(LIBPARALLAX) $(RUN_LIBS)
 
 $(ARCHIVE_READER): $(BUILD)/collectors/parallax_archive.o $(LIBPARALLAX)
-	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(RUN_LIBS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(LIBPARALLAX) $(RUN_LIBS)
 
 build: $(FUZZ_ARCHIVE)
 $(FUZZ_ARCHIVE): $(BUILD)/fuzz/fuzz_archive.o $(BUILD)/fuzz/fuzz_archive_main.o \
@@ -196,11 +205,11 @@ $(FUZZ_ARCHIVE): $(BUILD)/fuzz/fuzz_archive.o $(BUILD)/fuzz/fuzz_archive_main.o 
 HELLO_SRC := workloads/helper/parallax_hello.c workloads/helper/fork_server.h
 $(HELLO): $(HELLO_SRC)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O2 -I. -static -o $@ $<
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -O2 -I. $(LDFLAGS) -static -o $@ $<
 
 $(HELLO_DYN): $(HELLO_SRC)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O2 -I. -o $@ $<
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -O2 -I. $(LDFLAGS) -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBPARALLAX)
 	$(CC) $(SAN) -o $@ $< $(LIBPARALLAX) $(TEST_LIBS)
@@ -209,7 +218,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBPARALLAX)
 # next make rebuilt them (their .d files name them), with its own flags:
 # test_install's `make install` then relinked the sanitizer build's tests
 # without the sanitizers and failed, on every fresh clone's `make asan`.
-.SECONDARY: $(UNIT_TESTS:%=%.o) $(INTEG_TESTS:%=%.o)
+.SECONDARY: $(UNIT_TESTS:%=%.o) $(INTEG_TESTS:%=%.o) $(TEST_HELPERS:%=%.o)
 
 # tui/ code under a unit test: curses instead of the collectors
 $(BUILD)/tests/unit/test_row_cache.o: XCFLAGS = $(TEST_CFLAGS) $(CURSES_CFLAGS)
@@ -217,12 +226,23 @@ $(BUILD)/tests/unit/test_row_cache: $(BUILD)/tests/unit/test_row_cache.o \
     $(BUILD)/tui/row_cache.o
 	$(CC) $(SAN) -o $@ $^ $(call pc,--libs,cmocka ncursesw)
 
+# make install: deps and the build first; install-files only copies (what
+# debian/rules runs after `make programs`).
 install: all
+	@$(MAKE) --no-print-directory install-files
+install-files: install-bin
+
+# parallax is also `pcp parallax`: pcp(1) runs $PCP_BINADM_DIR/pcp-NAME
+PCP_BINADM_DIR ?= $(or $(shell sed -n 's/^PCP_BINADM_DIR=//p' \
+    $${PCP_CONF:-/etc/pcp.conf} 2>/dev/null),/usr/lib/pcp/bin)
+install-bin: programs
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PARALLAX) $(PARALLAX_RUN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(LIBEXECDIR)
 	install -m 755 $(HELLO) $(HELLO_DYN) $(ARCHIVE_READER) \
 	    $(DESTDIR)$(LIBEXECDIR)/
+	install -d $(DESTDIR)$(PCP_BINADM_DIR)
+	ln -sfn $(PREFIX)/bin/parallax $(DESTDIR)$(PCP_BINADM_DIR)/pcp-parallax
 
 # pmdaparallax, the guest agent (pmda/, issue 4): libpcp_pmda and the same
 # libparallax.a the host uses. `make install` puts it where pmdaproc.sh
@@ -233,11 +253,11 @@ PCP_PMDAS_DIR ?= $(or $(shell sed -n 's/^PCP_PMDAS_DIR=//p' \
     $${PCP_CONF:-/etc/pcp.conf} 2>/dev/null),/var/lib/pcp/pmdas)
 PMDA_DIR = $(DESTDIR)$(PCP_PMDAS_DIR)/parallax
 .PHONY: install-pmda
-build: $(PMDA)
-install: install-pmda
+build programs: $(PMDA)
+install-files: install-pmda
 
 $(PMDA): $(PMDA_OBJ) $(LIBPARALLAX)
-	$(CC) $(SAN) -o $@ $(PMDA_OBJ) $(LIBPARALLAX) $(PMDA_LIBS) \
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $(PMDA_OBJ) $(LIBPARALLAX) $(PMDA_LIBS) \
 	    $(call pc,--libs,libcrypto)
 
 # the agent's control parsing is plain C, tested on its own
@@ -253,28 +273,51 @@ install-pmda: $(PMDA)
 # Manual pages (man/): parallax(1), parallax-run(1), pmdaparallax(1).
 MANDIR = $(PREFIX)/share/man
 .PHONY: install-man
-install: install-man
+install-files: install-man
 install-man:
 	install -d $(DESTDIR)$(MANDIR)/man1
 	install -m 644 man/parallax.1 man/parallax-run.1 man/pmdaparallax.1 \
 	    $(DESTDIR)$(MANDIR)/man1/
+	ln -sfn parallax.1 $(DESTDIR)$(MANDIR)/man1/pcp-parallax.1
+
+# The Debian packages (debian/, scripts/deb.sh): parallax and
+# pcp-pmda-parallax in $(BUILD)/deb, built by dpkg-buildpackage from a copy
+# of the tree, then lintian (no errors allowed). Rebuilt when a source
+# changed. `apt install ./build/deb/parallax_*.deb` installs one (README).
+DEB_DIR = $(BUILD)/deb
+.PHONY: deb
+deb: deps
+	@./scripts/deb.sh --lint $(DEB_DIR)
 
 # The demo guest (guest/, issue 6): Debian's cloud kernel and an initramfs
-# holding pmcd, pmdaparallax and parallax-hello, made from this host's
-# packages; guest/build-image.sh rebuilds only when the image would change.
+# holding pmcd from this host's packages and the agent from its own
+# (pcp-pmda-parallax, built first: what users install is what runs there); guest/build-image.sh rebuilds only when the image would change.
 # guest/boot.sh boots it (see its header for the contract).
 GUEST := $(BUILD)/guest
 .PHONY: guest
 guest: deps
 	@./guest/deps.sh
-	@$(MAKE) -s --no-print-directory $(PMDA) $(HELLO) $(HELLO_DYN)
+	@./scripts/deb.sh $(DEB_DIR)
 	@./guest/build-image.sh $(GUEST) $(BUILD)
+
+# The demo guest's builder and boot script (guest/README.md), for an
+# installed parallax: it builds the image into ~/.cache/parallax/guest
+# from this host's pcp and the installed pcp-pmda-parallax.
+GUESTDIR = $(PREFIX)/share/parallax/guest
+GUEST_SCRIPTS := boot.sh build-image.sh fetch-kernel.sh variant-image.sh \
+    uml-slirp.sh deps.sh init
+.PHONY: install-guest
+install-files: install-guest
+install-guest:
+	install -d $(DESTDIR)$(GUESTDIR)
+	install -m 755 $(GUEST_SCRIPTS:%=guest/%) $(DESTDIR)$(GUESTDIR)/
+	install -m 644 guest/clock_sync.c guest/README.md $(DESTDIR)$(GUESTDIR)/
 
 # Colour themes (themes/README): the installed ones are the last place
 # parallax looks (theme/theme_path.h); one is compiled in besides.
 THEMEDIR = $(PREFIX)/share/parallax/themes
 .PHONY: install-themes fuzz
-install: install-themes
+install-files: install-themes
 install-themes:
 	install -d $(DESTDIR)$(THEMEDIR)
 	install -m 644 themes/*.theme themes/README $(DESTDIR)$(THEMEDIR)/

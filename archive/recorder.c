@@ -6,7 +6,9 @@
  * from what parallax has. Its files are unbuffered: each record is one
  * write. What goes into a record is the record table's rows
  * (core/record_table.h) and the metric table's; archive/record_values.c
- * puts them in. */
+ * puts them in, archive/record_meta.c defines them in the archive's
+ * metadata and archive/record_naming.c names the archives. This file
+ * writes: the records, the runs followed, the recording's life. */
 #include "archive/recorder.h"
 
 #include <errno.h>
@@ -22,6 +24,8 @@
 #include <pcp/import.h>
 
 #include "archive/record_files.h"
+#include "archive/record_meta.h"
+#include "archive/record_naming.h"
 #include "archive/record_values.h"
 #include "base/clock.h"
 #include "base/diag.h"
@@ -33,11 +37,7 @@
 #include "view/view_time.h"
 #include "workloads/extras.h"
 
-#define REC_DOMAIN 245 /* libpcp_import's own (PMI_DOMAIN) */
-enum cluster { CL_TABLE, CL_SOURCE, CL_WORKLOAD };
-#define WL_INDOM_SERIAL 0 /* the catalogue; the metric table's are 1 + id */
-#define REC_PATH_MAX    4096
-#define STEP_MAX        1.0 /* s realtime may part from monotonic by */
+#define STEP_MAX 1.0 /* s realtime may part from monotonic by */
 
 /* What the table's value expressions see: one source ... */
 struct rec_src {
@@ -78,7 +78,7 @@ struct rec_archive {
     unsigned long seen; /* the model's updates already recorded */
     double last_ts;     /* the newest record's timestamp */
     double last_mono;   /* and the host's monotonic clock then */
-    char base[REC_PATH_MAX];
+    char base[RECORD_PATH_MAX];
     struct record_files files; /* kept whole when a write fails */
     bool broken;               /* a write failed: cut back, ends unmarked */
     char safe[64];             /* the source's directory name */
@@ -90,7 +90,7 @@ struct rec_archive {
 };
 
 struct recorder {
-    char dir[REC_PATH_MAX / 2];
+    char dir[RECORD_PATH_MAX / 2];
     char stamp[32]; /* YYYYmmdd.HH.MM.SS of the start, local time */
     double since;
     unsigned long records;
@@ -147,162 +147,6 @@ static const char *rec_extras(struct rec_job *r)
     return r->extras;
 }
 
-/* --- naming --- */
-
-/* The source's name as one path component. */
-static void safe_name(const char *name, char *out, size_t n)
-{
-    size_t k = 0;
-    for (const char *p = name; *p && k + 1 < n; p++) {
-        char c = *p;
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                  (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
-        out[k++] = ok ? c : '_';
-    }
-    out[k] = '\0';
-    if (k == 0 || strcmp(out, ".") == 0 || strcmp(out, "..") == 0)
-        snprintf(out, n, "source");
-}
-
-static bool archive_exists(const char *base)
-{
-    static const char *const ext[] = {".0", ".meta", ".index"};
-    char p[REC_PATH_MAX + 8];
-    for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-        snprintf(p, sizeof(p), "%s%s", base, ext[i]);
-        if (access(p, F_OK) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* dir/SAFE/STAMP, or STAMP-N when a recording already took that name. */
-static int choose_base(const struct recorder *R, struct rec_archive *a,
-                       char *err, size_t errlen)
-{
-    for (int k = 0; k < 1000; k++) {
-        char n[16] = "";
-        if (k)
-            snprintf(n, sizeof(n), "-%d", k);
-        snprintf(a->base, sizeof(a->base), "%s/%s/%s%s", R->dir, a->safe,
-                 R->stamp, n);
-        if (!archive_exists(a->base))
-            return 0;
-    }
-    snprintf(err, errlen, "%s/%s: a thousand recordings of %s already", R->dir,
-             a->safe, R->stamp);
-    return -1;
-}
-
-/* The source's directory, made at its first record (a source that is
- * never live leaves none). */
-static int make_source_dir(const struct recorder *R,
-                           const struct rec_archive *a, char *err,
-                           size_t errlen)
-{
-    char sub[REC_PATH_MAX];
-    snprintf(sub, sizeof(sub), "%s/%s", R->dir, a->safe);
-    if (report_make_dirs(sub) < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", sub, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* --- the archive's metadata --- */
-
-static pmUnits units_of(int space, int time, int count, int sspace, int stime)
-{
-    return pmiUnits(space, time, count, sspace, stime,
-                    count ? PM_COUNT_ONE : 0);
-}
-
-#define U_NONE  units_of(0, 0, 0, 0, 0)
-#define U_SEC   units_of(0, 1, 0, 0, PM_TIME_SEC)
-#define U_COUNT units_of(0, 0, 1, 0, 0)
-#define U_BYTE  units_of(1, 0, 0, PM_SPACE_BYTE, 0)
-#define U_KBYTE units_of(1, 0, 0, PM_SPACE_KBYTE, 0)
-
-static pmUnits table_units(enum metric_unit u)
-{
-    switch (u) {
-    case MU_MSEC:
-        return units_of(0, 1, 0, 0, PM_TIME_MSEC);
-    case MU_BYTE:
-        return U_BYTE;
-    case MU_COUNT:
-        return U_COUNT;
-    case MU_NONE:
-        break;
-    }
-    return U_NONE;
-}
-
-/* Defines one metric with its help text. */
-static int define(const char *name, pmID id, int type, pmInDom indom, int sem,
-                  pmUnits units, const char *help)
-{
-    int sts = pmiAddMetric(name, id, type, indom, sem, units);
-    if (sts >= 0)
-        sts = pmiPutText(PM_TEXT_PMID, PM_TEXT_ONELINE, id, help);
-    if (sts >= 0)
-        sts = pmiPutText(PM_TEXT_PMID, PM_TEXT_HELP, id, help);
-    return sts;
-}
-
-/* The metric table's rows under their PCP names; an expression (memory
- * used) is recorded through its operands, which the record table holds. */
-static int define_table(void)
-{
-    for (int id = 0; id < METRIC_COUNT; id++) {
-        const struct metric_desc *d = &metric_descs[id];
-        if (strchr(d->pcp, ' '))
-            continue;
-        bool counter = metric_is_counter(id);
-        pmInDom indom =
-            d->inst ? pmiInDom(REC_DOMAIN, 1 + id) : (pmInDom)PM_INDOM_NULL;
-        char help[160];
-        snprintf(help, sizeof(help), "parallax's \"%s\" row, as read (%s)",
-                 d->label, counter ? "a counter" : "an instant value");
-        int sts = define(d->pcp, pmiID(REC_DOMAIN, CL_TABLE, id),
-                         counter ? PM_TYPE_U64 : PM_TYPE_DOUBLE, indom,
-                         counter ? PM_SEM_COUNTER : PM_SEM_INSTANT,
-                         table_units(d->unit), help);
-        if (sts >= 0 && d->inst)
-            sts = pmiAddInstance(indom, d->inst, 1);
-        if (sts < 0)
-            return sts;
-    }
-    return 0;
-}
-
-static int define_rows(struct rec_archive *a, const struct jobs *j)
-{
-    int sts = 0;
-    pmInDom wl = pmiInDom(REC_DOMAIN, WL_INDOM_SERIAL);
-#define RS_DEFINE(id, pname, type, sem, unit, when, help, expr)                \
-    if (sts >= 0)                                                              \
-        sts = define(pname, pmiID(REC_DOMAIN, CL_SOURCE, RECORD_##id),         \
-                     PM_TYPE_##type, PM_INDOM_NULL, PM_SEM_##sem, U_##unit,    \
-                     help);
-    RECORD_SOURCE_TABLE(RS_DEFINE)
-#undef RS_DEFINE
-#define RW_DEFINE(id, pname, type, sem, unit, when, help, expr)                \
-    if (sts >= 0)                                                              \
-        sts = define(pname, pmiID(REC_DOMAIN, CL_WORKLOAD, RECORD_##id),       \
-                     PM_TYPE_##type, wl, PM_SEM_##sem, U_##unit, help);
-    RECORD_WORKLOAD_TABLE(RW_DEFINE)
-#undef RW_DEFINE
-    if (sts >= 0)
-        sts = pmiPutText(PM_TEXT_INDOM, PM_TEXT_ONELINE, wl,
-                         "parallax's workload catalogue, one instance per "
-                         "workload");
-    for (int w = 0; w < j->nwl && sts >= 0; w++)
-        sts = pmiAddInstance(wl, j->wl[w]->name, w);
-    a->nwl = j->nwl;
-    return sts < 0 ? sts : 0;
-}
-
 static void fmt_pmi(char *err, size_t n, const char *what, const char *path,
                     int sts)
 {
@@ -316,7 +160,8 @@ static int open_archive(const struct recorder *R, struct rec_archive *a,
                         const struct source_model *m, const struct jobs *j,
                         char *err, size_t errlen)
 {
-    if (choose_base(R, a, err, errlen) < 0)
+    if (record_choose_base(R->dir, a->safe, R->stamp, a->base, sizeof(a->base),
+                           err, errlen) < 0)
         return -1;
     record_files_init(&a->files, a->base);
     a->ctx = pmiStart(a->base, 0);
@@ -330,9 +175,8 @@ static int open_archive(const struct recorder *R, struct rec_archive *a,
     if (sts >= 0)
         sts = pmiPutLabel(PM_LABEL_CONTEXT, 0, 0, "parallax_source", m->name);
     if (sts >= 0)
-        sts = define_table();
-    if (sts >= 0)
-        sts = define_rows(a, j);
+        sts = record_define(j);
+    a->nwl = j->nwl;
     if (sts < 0) {
         fmt_pmi(err, errlen, "cannot define the metrics of", a->base, sts);
         return -1;
@@ -513,7 +357,7 @@ static struct rec_archive *archive_of(struct recorder *R,
     struct rec_archive *a = calloc(1, sizeof(*a));
     if (!a)
         return NULL;
-    safe_name(s->model[i].name, a->safe, sizeof(a->safe));
+    record_safe_name(s->model[i].name, a->safe, sizeof(a->safe));
     for (int k = 0, n = 2; k < SESSION_MAX_SOURCES; k++) /* unique */
         if (R->a[k] && strcmp(R->a[k]->safe, a->safe) == 0) {
             char base[48];
@@ -589,7 +433,7 @@ static int write_record(struct recorder *R, struct rec_archive *a,
         return 0;
     pmiUseContext(a->ctx);
     if (!a->written) { /* libpcp_import makes the files at this write */
-        if (make_source_dir(R, a, err, errlen) < 0)
+        if (record_make_source_dir(R->dir, a->safe, err, errlen) < 0)
             return -1;
         pmiSetHostname(m->info.host[0] ? m->info.host : m->name);
         a->written = true;

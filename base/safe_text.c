@@ -27,6 +27,12 @@ static size_t printable_len(const unsigned char *p)
     if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
         cp < 0xa0)
         return 0;
+    /* the bidirectional controls reorder what follows them on the line
+     * (U+202E makes "gpj.exe" of "exe.jpg"), and the line and paragraph
+     * separators end it in some terminals */
+    if (cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+        (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+        return 0;
     return n;
 }
 
@@ -58,7 +64,7 @@ char *safe_text_lines(char *s)
 
 char *safe_text_copy(char *dst, size_t n, const char *src, size_t max)
 {
-    const unsigned char *p = (const unsigned char *)src;
+    const unsigned char *p = (const unsigned char *)(src ? src : "");
     size_t used = 0, chars = 0;
     while (*p && (max == 0 || chars < max)) {
         size_t k = printable_len(p);

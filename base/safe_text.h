@@ -14,7 +14,8 @@
 #define SAFE_TEXT_ECHO_MAX 40
 
 /* Replaces in place every byte of s that is not part of a printable
- * character (C0 and C1 controls, DEL, malformed UTF-8) with '?'; printable
+ * character (C0 and C1 controls, DEL, malformed UTF-8, the bidirectional
+ * controls and the line and paragraph separators) with '?'; printable
  * UTF-8 stays. Returns s. */
 char *safe_text(char *s);
 
@@ -22,10 +23,12 @@ char *safe_text(char *s);
  * columns (a workload's extras, workloads/extras.h). Returns s. */
 char *safe_text_lines(char *s);
 
-/* Copies src into dst (n >= 1 bytes) made safe as safe_text does, cut at
- * a character boundary when it does not fit, and with "..." after at most
- * `max` characters when src has more (max 0: no such limit): for echoing
- * what someone typed in a one-line message. Returns dst. */
+/* Copies src (NULL: "") into dst (n >= 1 bytes) made safe as safe_text
+ * does, cut at a character boundary when it does not fit, and with "..."
+ * after at most `max` characters when src has more (max 0: no such
+ * limit): for echoing what someone typed in a one-line message, and for
+ * whatever a server sends (the fleet's labels, pmproxy's reasons). Returns
+ * dst. */
 char *safe_text_copy(char *dst, size_t n, const char *src, size_t max);
 
 /* True when safe_text would leave s as it is. */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/archives.h"
+#include "cli/csv_out.h"
 #include "cli/front_start.h"
 #include "cli/quit_signals.h"
 #include "cli/report_out.h"
@@ -35,6 +36,7 @@
 
 static volatile sig_atomic_t stop_requested;
 static struct archives archives; /* -a and --record */
+static struct csv_out csv;       /* -F FILE: each refresh as CSV */
 
 static void on_stop(int sig)
 {
@@ -70,6 +72,7 @@ static void step(struct session *s, struct jobs *j, struct host_probe *hp,
     session_update(s);
     jobs_update(j, s);
     host_probe_step(hp, &s->model[0], jobs_host_busy(j));
+    csv_out_tick(&csv, s, false);
     char msg[512];
     if (archives_tick(&archives, s, j, msg, sizeof(msg)))
         fprintf(stderr, "parallax: %s\n", msg);
@@ -270,6 +273,11 @@ int batch_run(const struct options *o)
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }
+    if (o->output_file &&
+        csv_out_open(&csv, o->output_file, NULL, err, sizeof(err)) < 0) {
+        fprintf(stderr, "parallax: %s\n", err);
+        return 2;
+    }
     /* a session that cannot open is bad input here too: 2 */
     if (front_start(&s, &j, &archives, o, err, sizeof(err)) != 0) {
         fprintf(stderr, "parallax: %s\n", err);
@@ -302,7 +310,12 @@ int batch_run(const struct options *o)
         wait_round(&s, &j, &hp);
     archives_close(&archives);
     if (archives_failed(&archives))
-        rc = 1; /* said when it stopped */
+        rc = 1;                   /* said when it stopped */
+    csv_out_tick(&csv, &s, true); /* the last row: what the report holds */
+    if (csv_out_close(&csv, err, sizeof(err)) < 0) {
+        fprintf(stderr, "parallax: -F %s: %s\n", o->output_file, err);
+        rc = 1;
+    }
     /* what was measured is reported, also after a failure or a signal */
     if (write_reports(o, &s, &j) < 0)
         rc = 1;

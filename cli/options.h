@@ -1,5 +1,8 @@
-/* Command-line options of parallax, PCP-style where PCP has a convention
- * (-t interval). Parsing never exits: errors come back as one line. */
+/* Command-line options of parallax, PCP's where PCP has a convention
+ * (pmGetOptions(3): -h and -a repeated, -a lists, -t in PCP's interval
+ * syntax, -S -T -O, -z -Z, -s, -o csv and -F as pmrep's, and what pcp(1)
+ * passes in the environment). Parsing never exits: errors come back as one
+ * line. */
 #ifndef PARALLAX_OPTIONS_H
 #define PARALLAX_OPTIONS_H
 
@@ -9,13 +12,14 @@
 
 #include "core/source_spec.h"
 
-#define INTERVAL_MIN          0.1
-#define OPTIONS_MAX_GUESTS    56 /* with the host and baselines: 64 */
-#define OPTIONS_MAX_BASELINES 7
-#define OPTIONS_MAX_DEMO      8  /* --demo-guest, repeated (DEMO_GUESTS_MAX) */
-#define OPTIONS_MAX_ARCHIVES  16 /* -a: each may hold several sources */
-#define REPEATS_MAX           100
-#define INTERVAL_MAX          3600.0
+#define INTERVAL_MIN           0.1
+#define OPTIONS_MAX_GUESTS     56 /* with the host and baselines: 64 */
+#define OPTIONS_MAX_BASELINES  7
+#define OPTIONS_MAX_DEMO       8  /* --demo-guest, repeated (DEMO_GUESTS_MAX) */
+#define OPTIONS_MAX_ARCHIVES   16 /* -a: each may hold several sources */
+#define OPTIONS_MAX_CONTAINERS 8
+#define REPEATS_MAX            100
+#define INTERVAL_MAX           3600.0
 
 enum options_action {
     OPT_RUN,     /* the live screen, or --text */
@@ -53,6 +57,17 @@ struct options {
     const char *fleet;        /* --fleet URL of a pmproxy, NULL: not */
     const char *fleet_filter; /* --fleet-filter: the guests shown and run */
     int fleet_jobs;           /* --fleet-jobs: sources a run takes at once */
+    /* PCP's conventions (pmGetOptions(3), cli/pcp_env.h) */
+    const char *start, *finish, *origin; /* -S, -T, -O: the replay window */
+    bool hostzone;           /* -z: times in the zone of the first source */
+    const char *timezone;    /* -Z TZ: times in that zone */
+    const char *output_file; /* -F FILE: --text's output, --batch's CSV */
+    bool csv;                /* --text -o csv: CSV rows, not the table */
+    int ncontainers;         /* --container: also in guests[], as HOST?... */
+    struct {
+        char name[64];  /* the container, as its runtime names it */
+        char host[128]; /* the pmcd that reads it: HOST[:PORT] */
+    } containers[OPTIONS_MAX_CONTAINERS];
 };
 
 /* Parses argv into o (defaults first). On OPT_ERROR, err holds a one-line

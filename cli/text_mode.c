@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/archives.h"
+#include "cli/csv_out.h"
 #include "cli/front_start.h"
 #include "guest/demo_guests.h"
 #include "session/host_probe.h"
@@ -102,6 +103,19 @@ int text_mode_run(const struct options *o)
     static unsigned long seen[SESSION_MAX_SOURCES];
     static struct demo_guests demos;
     bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    /* -F FILE: the output there; -o csv: CSV rows instead of the table */
+    struct csv_out csv = {0};
+    FILE *out = stdout;
+    if (o->output_file && !o->csv && !(out = fopen(o->output_file, "w"))) {
+        fprintf(stderr, "parallax: -F %s: %s\n", o->output_file,
+                strerror(errno));
+        return 2;
+    }
+    if (o->csv &&
+        csv_out_open(&csv, o->output_file, stdout, err, sizeof(err)) < 0) {
+        fprintf(stderr, "parallax: %s\n", err);
+        return 2;
+    }
     quit_signals_install(on_stop);
     front_jobs_init(&jobs, o);
     int rc = front_start(&s, &jobs, &archives, o, err, sizeof(err));
@@ -140,17 +154,32 @@ int text_mode_run(const struct options *o)
         if (!printed && !all_answered(&s, answers) &&
             clock_mono() < first_deadline)
             continue;
-        if (!printed)
-            text_view_legend(stdout, columns, utf8);
-        /* one refresh, one block: the host's view ends it */
-        text_view_print_open(stdout, s.model, s.nsrc, s.interval, columns,
-                             utf8);
-        vm_text_print(stdout, &s, columns, utf8);
+        if (o->csv) {
+            csv_out_row(&csv, &s);
+        } else {
+            if (!printed)
+                text_view_legend(out, columns, utf8);
+            /* one refresh, one block: the host's view ends it */
+            text_view_print_open(out, s.model, s.nsrc, s.interval, columns,
+                                 utf8);
+            vm_text_print(out, &s, columns, utf8);
+            fflush(out);
+        }
         printed++;
+    }
+    rc = 0;
+    if (csv_out_close(&csv, err, sizeof(err)) < 0 ||
+        (out != stdout && fclose(out) != 0 &&
+         snprintf(err, sizeof(err), "-F %s: %s", o->output_file,
+                  strerror(errno)))) {
+        fprintf(stderr, "parallax: %s\n", err);
+        rc = 1;
     }
     host_probe_stop(&probe);
     archives_close(&archives);
     demo_guests_stop(&demos);
     session_close(&s);
-    return archives_failed(&archives) ? 1 : 0; /* said when it stopped */
+    if (archives_failed(&archives))
+        rc = 1; /* said when it stopped */
+    return rc;
 }

@@ -1,12 +1,14 @@
 /* See archive_source.h: backend_archive, which reads an archive in a
  * process of its own (parallax-archive, parallax_archive.c) after its
- * files' framing passed (archive_frame.h). Every request has a deadline:
- * a reader that dies (a signal, an exit) or does not answer in time is
- * killed and reaped, and the archive's column says why in one line,
- * quoting the last line the reader wrote on its stderr (kept in a memfd:
- * glibc's "*** stack smashing detected ***"). An archive that killed its
- * reader mid-replay is not read again in this run (the sampler reopens a
- * source that failed: it would only die again). */
+ * files' framing passed (archive_frame.h; each member's, for a list:
+ * archive_list.h). The replay window (-S, -T, -O) reaches the reader in
+ * the environment it inherits (archive_window.h). Every request has a
+ * deadline: a reader that dies (a signal, an exit) or does not answer in
+ * time is killed and reaped, and the archive's column says why in one
+ * line, quoting the last line the reader wrote on its stderr (kept in a
+ * memfd: glibc's "*** stack smashing detected ***"). An archive that
+ * killed its reader mid-replay is not read again in this run (the
+ * sampler reopens a source that failed: it would only die again). */
 #include "collectors/archive_source.h"
 
 #include <errno.h>
@@ -27,7 +29,7 @@
 #include "base/clock.h"
 #include "base/exec_helper.h"
 #include "base/safe_text.h"
-#include "collectors/archive_frame.h"
+#include "collectors/archive_list.h"
 #include "collectors/archive_wire.h"
 
 #define READER       "parallax-archive"
@@ -84,8 +86,8 @@ static bool poisoned(const char *target, char *err, size_t errlen)
 
 /* --- the reader's process --- */
 
-/* The bytes of target's files, for its open deadline. */
-static double target_mib(const char *target)
+/* The bytes of one archive's files (or a directory's allowance). */
+static double archive_bytes(const char *target)
 {
     struct stat st;
     char path[1100];
@@ -99,6 +101,20 @@ static double target_mib(const char *target)
     /* a directory, or more volumes: what its directory holds counts */
     if (stat(target, &st) == 0 && S_ISDIR(st.st_mode))
         bytes += 64.0 * 1024 * 1024;
+    return bytes;
+}
+
+/* The bytes of target's files, for its open deadline: each member's, for
+ * a list (-a A,B: archive_list.h). */
+static double target_mib(const char *target)
+{
+    char list[1024];
+    double bytes = 0;
+    snprintf(list, sizeof(list), "%s", target);
+    char *save = NULL;
+    for (char *m = strtok_r(list, ",", &save); m;
+         m = strtok_r(NULL, ",", &save))
+        bytes += archive_bytes(m);
     return bytes / (1024.0 * 1024.0);
 }
 
@@ -266,7 +282,7 @@ static void failed(struct child *c, const char *doing, double wait, char *err,
 
 static void *child_open(const char *target, char *err, size_t errlen)
 {
-    if (archive_frame_check(target, err, errlen) < 0) {
+    if (archive_list_frame_check(target, err, errlen) < 0) {
         safe_text(err);
         return NULL;
     }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collectors/archive_list.h"
 #include "collectors/archive_source.h"
 
 #define TARGET_MAX (sizeof(((struct source_spec *)0)->target) - 1)
@@ -140,6 +141,8 @@ static int find_file(const char *path, const char *label, bool labelled,
 int archive_find(const char *arg, struct source_spec *out, int max, char *err,
                  size_t errlen)
 {
+    if (archive_list_is(arg)) /* a,b,c: one source (archive_list.h) */
+        return archive_list_find(arg, out, max, err, errlen);
     char label[64] = "", path[4096];
     const char *p = arg, *eq = strchr(arg, '=');
     if (eq && eq > arg && !memchr(arg, '/', (size_t)(eq - arg))) {

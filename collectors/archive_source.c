@@ -21,6 +21,7 @@
 
 #include "base/clock.h"
 #include "collectors/archive_scan.h"
+#include "collectors/archive_window.h"
 #include "collectors/backend.h"
 #include "collectors/pcp_source.h"
 #include "core/record_table.h"
@@ -148,13 +149,19 @@ static void *arch_open(const char *target, char *err, size_t errlen)
         arch_free(a);
         return NULL;
     }
+    int first; /* -S, -T, -O: where the replay starts, what it holds */
+    if (archive_window_apply(pcp_source_context(a->pcp), &a->ix, target, &first,
+                             err, errlen) < 0) {
+        arch_free(a);
+        return NULL;
+    }
     lacks(a);
     a->ex[EX_PMDA] = NAN;
     a->cur = -1;
-    a->pending = 0;
+    a->pending = first;
     a->lined = -1;
     a->speed = 1;
-    a->clock = archive_pos_time(&a->ix, 0);
+    a->clock = archive_pos_time(&a->ix, first);
     a->live_at = clock_mono();
     return a;
 }

@@ -47,4 +47,7 @@ bool pcp_source_has(void *state, int id);
 
 void pcp_source_close(void *state);
 
+/* The host part of a target ("host[:port]", an IPv6 host in brackets). */
+void pcp_target_host(const char *target, char *host, size_t n);
+
 #endif

@@ -8,33 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[PMDA_NMETRICS] = {
-    [PJ_STATE] = "parallax.workload.state_code",
-    [PJ_RUNS] = "parallax.workload.runs",
-    [PJ_FIGURE] = "parallax.workload.figure",
-    [PJ_REPEATS_DONE] = "parallax.workload.repeats_done",
-    [PJ_REPEATS] = "parallax.workload.repeats",
-    [PJ_N] = "parallax.workload.stats.n",
-    [PJ_MEDIAN] = "parallax.workload.stats.median",
-    [PJ_MIN] = "parallax.workload.stats.min",
-    [PJ_MAX] = "parallax.workload.stats.max",
-    [PJ_MEAN] = "parallax.workload.stats.mean",
-    [PJ_CI_LO] = "parallax.workload.stats.ci95_lo",
-    [PJ_CI_HI] = "parallax.workload.stats.ci95_hi",
-    [PJ_ERROR] = "parallax.workload.error",
-    [PJ_EXTRAS] = "parallax.workload.extras",
-    [PJ_LANES] = "parallax.workload.lanes",
-    [PJ_RUN_START] = "parallax.workload.run_start",
-    [PJ_RUN_END] = "parallax.workload.run_end",
-    [PJ_REPEAT_LOG] = "parallax.workload.repeat_log",
-    [PJ_COUNT + PC_PROBES] = "parallax.clock.probes",
-    [PJ_COUNT + PC_SLEEP_REQ] = "parallax.clock.sleep.requested",
-    [PJ_COUNT + PC_SLEEP_TOOK] = "parallax.clock.sleep.measured",
-    [PJ_COUNT + PC_SPIN_WALL] = "parallax.clock.cpu.wall",
-    [PJ_COUNT + PC_SPIN_CPU] = "parallax.clock.cpu.billed",
-    [PJ_COUNT + PC_SPIN_WAITED] = "parallax.clock.cpu.waited",
-    [PJ_COUNT + PC_SLEEP_START] = "parallax.clock.sleep.start",
-    [PJ_COUNT + PC_SLEEP_END] = "parallax.clock.sleep.end",
+const char *const pmda_jobs_names[PMDA_NMETRICS] = {
+#define PJ_NAME(k, row) [PJ_##k] = AGENT_NAME(row),
+#define PC_NAME(k, row) [PJ_COUNT + PC_##k] = AGENT_NAME(row),
+    AGENT_JOB_READS(PJ_NAME) AGENT_JOB_READS_HOST(PJ_NAME)
+        AGENT_PROBE_READS(PC_NAME) AGENT_PROBE_READS_HOST(PC_NAME)
+#undef PJ_NAME
+#undef PC_NAME
 };
 
 /* Metrics an older agent may not have. */
@@ -78,7 +58,7 @@ bool pmda_jobs_lookup(struct pmda_jobs *pj)
     int n = 0;
     for (int i = 0; i < PMDA_NMETRICS; i++)
         if (!optional(i))
-            rest[n++] = names[i];
+            rest[n++] = pmda_jobs_names[i];
     if (pmLookupName(n, rest, id) != n)
         return false;
     for (int i = 0, k = 0; i < PMDA_NMETRICS; i++) {
@@ -92,10 +72,10 @@ bool pmda_jobs_lookup(struct pmda_jobs *pj)
     /* an agent older than its namespace may know the name, not the metric */
     for (int i = 0; i < PMDA_NMETRICS; i++)
         if (optional(i))
-            pj->has[i] =
-                pmLookupName(1, (const char **)&names[i], &pj->id[i]) == 1 &&
-                pmLookupDesc(pj->id[i], &pj->desc[i]) >= 0;
-    const char *renew = "parallax.control.renew";
+            pj->has[i] = pmLookupName(1, (const char **)&pmda_jobs_names[i],
+                                      &pj->id[i]) == 1 &&
+                         pmLookupDesc(pj->id[i], &pj->desc[i]) >= 0;
+    const char *renew = AGENT_NAME(CTL_RENEW);
     pmID renew_id;
     pmDesc renew_desc;
     pj->lease = pmLookupName(1, &renew, &renew_id) == 1 &&

@@ -7,47 +7,36 @@
 #include <stdbool.h>
 #include <pcp/pmapi.h>
 
+#include "core/agent_metrics.h"
 #include "core/sample.h"
 
+/* core/agent_metrics.h's reads, parallax.workload.* (one instance per
+ * workload), then parallax.clock.* (fetched once per sample, no
+ * instances) */
 enum pmda_job_metric {
-    PJ_STATE,
-    PJ_RUNS,
-    PJ_FIGURE,
-    PJ_REPEATS_DONE,
-    PJ_REPEATS,
-    PJ_N,
-    PJ_MEDIAN,
-    PJ_MIN,
-    PJ_MAX,
-    PJ_MEAN,
-    PJ_CI_LO,
-    PJ_CI_HI,
-    PJ_ERROR,
-    PJ_EXTRAS, /* optional from here on: an older agent has none */
-    PJ_RUN_START,
-    PJ_RUN_END,
-    PJ_REPEAT_LOG,
-    PJ_LANES,
-    PJ_COUNT
+#define PJ_ENUM(k, row) PJ_##k,
+    AGENT_JOB_READS(PJ_ENUM) AGENT_JOB_READS_HOST(PJ_ENUM)
+#undef PJ_ENUM
+        PJ_COUNT
 };
+/* optional from here on: an older agent has none */
 #define PJ_FIRST_OPTIONAL PJ_EXTRAS
 
-/* parallax.clock.*: fetched once per sample, no instances */
 enum pmda_clock_metric {
-    PC_PROBES,
-    PC_SLEEP_REQ,
-    PC_SLEEP_TOOK,
-    PC_SPIN_WALL,
-    PC_SPIN_CPU,
-    PC_SPIN_WAITED, /* optional from here on */
-    PC_SLEEP_START,
-    PC_SLEEP_END,
-    PC_COUNT
+#define PC_ENUM(k, row) PC_##k,
+    AGENT_PROBE_READS(PC_ENUM) AGENT_PROBE_READS_HOST(PC_ENUM)
+#undef PC_ENUM
+        PC_COUNT
 };
+/* optional from here on */
 #define PC_FIRST_OPTIONAL PC_SPIN_WAITED
 
 /* Everything fetched from the agent: PJ_COUNT, then PC_COUNT metrics. */
 #define PMDA_NMETRICS (PJ_COUNT + PC_COUNT)
+
+/* Their names, core/agent_metrics.h's (tests/integration/
+ * test_agent_names.sh holds them to a real agent's). */
+extern const char *const pmda_jobs_names[PMDA_NMETRICS];
 
 struct pmda_jobs {
     bool known; /* the agent answers */

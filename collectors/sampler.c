@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/worker.h"
 #include "collectors/syscalls_switch.h"
 
 /* Threads sampler_stop gave up waiting for that have not ended yet
@@ -52,18 +53,13 @@ struct renewal {
 };
 
 struct sampler {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
+    struct worker w; /* the thread, its lock and its wake-up */
     const struct backend *const *candidates;
     char *target;
     double interval;
     bool retime; /* the interval changed: the next deadline is off */
     bool watch;  /* tick the source's clock between samples */
     struct wake_gate *gate;
-    bool stop;
-    bool abandoned;   /* sampler_stop gave up waiting: the thread frees */
-    bool ended;       /* the thread is past its last use of s but the free */
     bool busy;        /* in the backend (opening, fetching, storing) */
     int storing;      /* stores taken from cmd, not yet made */
     bool fresh;       /* slot holds a sample not yet taken */
@@ -72,10 +68,10 @@ struct sampler {
     struct store_cmd cmd[SAMPLE_MAX_STORES];
     struct renewal renew;
     /* Three samples change hands instead of being copied (they are tens
-     * of KB): the thread fills one, slot holds the newest, held is the
-     * one the main loop reads. */
+     * of KB): the thread fills one, tb.slot holds the newest, tb.held is
+     * the one the main loop reads. */
     struct sample *buf[3];
-    struct sample *slot, *held;
+    struct triple tb;
 };
 
 struct wake_gate *wake_gate_new(int wake_fd)
@@ -154,39 +150,39 @@ static void carry_over(const struct sample *old, struct sample *smp)
 /* Makes smp the newest sample; returns the buffer to fill next. */
 static struct sample *publish(struct sampler *s, struct sample *smp)
 {
-    pthread_mutex_lock(&s->lock);
-    struct sample *old = s->slot;
-    if (s->fresh) /* replaced before the main loop took it */
+    bool unread;
+    pthread_mutex_lock(&s->w.lock);
+    struct sample *old = triple_put(&s->tb, smp, &unread);
+    if (unread) /* replaced before the main loop took it */
         carry_over(old, smp);
-    s->slot = smp;
-    s->fresh = true;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
     return old;
+}
+
+/* A store, a new interval or a renewal set anew (with the lock). */
+static bool asked(void *arg)
+{
+    struct sampler *s = arg;
+    return s->ncmd || s->retime || s->renew.rearm;
 }
 
 /* Sleeps until host monotonic time `until`, a stop, a store, a new
  * interval or a renewal set anew; true on stop. */
 static bool sleep_until(struct sampler *s, double until)
 {
-    struct timespec ts = {.tv_sec = (time_t)until};
-    ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     s->busy = false;
-    while (!s->stop && !s->ncmd && !s->retime && !s->renew.rearm &&
-           clock_mono() < until)
-        if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) == ETIMEDOUT)
-            break;
-    bool stop = s->stop;
+    bool stop = worker_wait_until(&s->w, until, asked, s);
     s->busy = true;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
     return stop;
 }
 
 static bool watching(struct sampler *s)
 {
-    pthread_mutex_lock(&s->lock);
-    bool on = s->watch && !s->stop && !s->ncmd && !s->retime && !s->renew.rearm;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
+    bool on = s->watch && !s->w.stop && !asked(s);
+    pthread_mutex_unlock(&s->w.lock);
     return on;
 }
 
@@ -230,19 +226,19 @@ static enum woke wait_ticking(struct sampler *s, const struct backend *be,
 /* When the standing renewal is due (INFINITY: none); takes in a new one. */
 static double renewal_due(struct sampler *s)
 {
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     s->renew.rearm = false;
     double due = s->renew.value[0] ? s->renew.due : INFINITY;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
     return due;
 }
 
 /* True when the next sample is wanted now: a store, a new interval. */
 static bool sample_wanted(struct sampler *s)
 {
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     bool now = s->ncmd || s->retime;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
     return now;
 }
 
@@ -252,24 +248,24 @@ static void renew(struct sampler *s, const struct backend *be, void *state)
 {
     char name[sizeof(s->renew.name)], value[sizeof(s->renew.value)];
     char msg[sizeof(s->renew.failed)] = "";
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     snprintf(name, sizeof(name), "%s", s->renew.name);
     snprintf(value, sizeof(value), "%s", s->renew.value);
     s->renew.due = clock_mono() + s->renew.every;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
     if (!value[0] || !be)
         return; /* a source that is down says so itself */
     int rc = be->store ? be->store(state, name, value, msg, sizeof(msg)) : -1;
     if (!be->store)
         snprintf(msg, sizeof(msg), "this source takes no stores");
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     if (rc == 0)
         s->renew.failed[0] = '\0';
     else if (strcmp(msg, s->renew.failed) != 0) {
         snprintf(s->renew.failed, sizeof(s->renew.failed), "%s", msg);
         snprintf(s->renew.report, sizeof(s->renew.report), "%s", msg);
     }
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
 }
 
 /* Waits for the next sample's time `next` (wait_ticking), making the
@@ -328,12 +324,12 @@ static void do_stores(struct sampler *s, const struct backend *be, void *state,
                       struct sample *smp)
 {
     struct store_cmd cmd[SAMPLE_MAX_STORES];
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     int n = s->ncmd;
     memcpy(cmd, s->cmd, sizeof(cmd[0]) * (size_t)n);
     s->ncmd = 0;
     s->storing = n;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
     for (int i = 0; i < n; i++) {
         struct store_result *r = &smp->store[smp->nstores++];
         r->id = cmd[i].id;
@@ -349,17 +345,17 @@ static void do_stores(struct sampler *s, const struct backend *be, void *state,
             be->store(state, cmd[i].name, cmd[i].value, r->msg, sizeof(r->msg));
         r->t_after = clock_mono();
     }
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     s->storing = 0;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
 }
 
 static double current_interval(struct sampler *s)
 {
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     double iv = s->interval;
     s->retime = false; /* the next deadline follows this interval */
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
     return iv;
 }
 
@@ -390,8 +386,7 @@ static void count_host_syscalls(struct sample *smp)
 
 static void sampler_free(struct sampler *s)
 {
-    pthread_cond_destroy(&s->wake);
-    pthread_mutex_destroy(&s->lock);
+    worker_destroy(&s->w);
     if (s->gate)
         gate_unref(s->gate, false);
     for (int i = 0; i < 3; i++)
@@ -413,10 +408,10 @@ static void *sampler_main(void *arg)
         cur->t_source = NAN;
         memcpy(cur->tick, tk.tick, sizeof(tk.tick[0]) * (size_t)tk.n);
         cur->nticks = tk.n;
-        pthread_mutex_lock(&s->lock); /* a renewal that failed meanwhile */
+        pthread_mutex_lock(&s->w.lock); /* a renewal that failed meanwhile */
         memcpy(cur->renew_error, s->renew.report, sizeof(cur->renew_error));
         s->renew.report[0] = '\0';
-        pthread_mutex_unlock(&s->lock);
+        pthread_mutex_unlock(&s->w.lock);
         if (!be)
             be = open_source(s, &state, cur);
         do_stores(s, be, state, cur);
@@ -465,11 +460,7 @@ static void *sampler_main(void *arg)
         do_stores(s, be, state, cur);
         be->close(state);
     }
-    pthread_mutex_lock(&s->lock);
-    s->ended = true;
-    bool abandoned = s->abandoned;
-    pthread_mutex_unlock(&s->lock);
-    if (abandoned) {
+    if (worker_finish(&s->w)) { /* abandoned: the thread frees */
         sampler_free(s);
         atomic_fetch_sub(&abandoned_live, 1);
     }
@@ -495,8 +486,8 @@ struct sampler *sampler_start(const struct backend *const *candidates,
             return NULL;
         }
     }
-    s->slot = s->buf[1];
-    s->held = s->buf[2];
+    s->tb.slot = s->buf[1];
+    s->tb.held = s->buf[2];
     s->candidates = candidates;
     s->target = target ? strdup(target) : NULL;
     s->interval = interval;
@@ -504,13 +495,17 @@ struct sampler *sampler_start(const struct backend *const *candidates,
     s->busy = true; /* opening the source comes first */
     if (gate)
         gate_ref(gate);
-    pthread_mutex_init(&s->lock, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&s->wake, &ca);
-    pthread_condattr_destroy(&ca);
-    if (pthread_create(&s->thread, NULL, sampler_main, s) != 0) {
+    s->w.abandoned_live = &abandoned_live;
+    if (worker_init(&s->w) != 0) {
+        if (gate)
+            gate_unref(gate, false);
+        for (int i = 0; i < 3; i++)
+            free(s->buf[i]);
+        free(s->target);
+        free(s);
+        return NULL;
+    }
+    if (worker_start(&s->w, sampler_main, s) != 0) {
         sampler_free(s);
         return NULL;
     }
@@ -519,25 +514,16 @@ struct sampler *sampler_start(const struct backend *const *candidates,
 
 const struct sample *sampler_take(struct sampler *s)
 {
-    pthread_mutex_lock(&s->lock);
-    bool fresh = s->fresh;
-    if (fresh) {
-        struct sample *t = s->slot;
-        s->slot = s->held;
-        s->held = t;
-        s->fresh = false;
-    }
-    pthread_mutex_unlock(&s->lock);
-    return fresh ? s->held : NULL;
+    return worker_take(&s->w, &s->tb);
 }
 
 void sampler_set_interval(struct sampler *s, double interval)
 {
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     s->interval = interval;
     s->retime = true; /* from an hour down to a second must not wait */
-    pthread_cond_signal(&s->wake);
-    pthread_mutex_unlock(&s->lock);
+    pthread_cond_signal(&s->w.wake);
+    pthread_mutex_unlock(&s->w.lock);
 }
 
 /* Whether stopping s is worth a wait: its thread is idle (it ends at
@@ -546,52 +532,32 @@ void sampler_set_interval(struct sampler *s, double interval)
  * fetch with nothing to store may hang for seconds: it is not waited for. */
 static bool worth_waiting(struct sampler *s)
 {
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     bool wait = !s->target || !s->busy || s->ncmd > 0 || s->storing > 0;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
     return wait;
+}
+
+static struct worker *worker_of(void *v, int i)
+{
+    return &((struct sampler *const *)v)[i]->w;
+}
+
+static bool worth_waiting_of(void *v, int i)
+{
+    return worth_waiting(((struct sampler *const *)v)[i]);
+}
+
+static void free_of(void *v, int i)
+{
+    sampler_free(((struct sampler *const *)v)[i]);
 }
 
 void sampler_stop_all(struct sampler *const *v, int n)
 {
-    for (int i = 0; i < n; i++) {
-        pthread_mutex_lock(&v[i]->lock);
-        v[i]->stop = true;
-        pthread_cond_signal(&v[i]->wake);
-        pthread_mutex_unlock(&v[i]->lock);
-    }
-    /* one deadline for all: N hanging guests cost one wait, not N */
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += STOP_WAIT_MS * 1000000L;
-    until.tv_sec += until.tv_nsec / 1000000000L;
-    until.tv_nsec %= 1000000000L;
-    for (int i = 0; i < n; i++) {
-        struct sampler *s = v[i];
-        if (worth_waiting(s) &&
-            pthread_timedjoin_np(s->thread, NULL, &until) == 0) {
-            sampler_free(s);
-            continue;
-        }
-        /* It frees s when it ends; s may be gone once abandoned is set.
-         * One that ended after the wait but before this lock read
-         * abandoned as false: it frees nothing, so it is joined here (it
-         * leaked samplers under make asan). */
-        pthread_t thread = s->thread;
-        pthread_mutex_lock(&s->lock);
-        bool ended = s->ended;
-        if (!ended) {
-            atomic_fetch_add(&abandoned_live, 1);
-            s->abandoned = true;
-        }
-        pthread_mutex_unlock(&s->lock);
-        if (ended) {
-            pthread_join(thread, NULL);
-            sampler_free(s);
-        } else {
-            pthread_detach(thread);
-        }
-    }
+    /* (one that is abandoned frees itself when it ends) */
+    worker_stop_all(n, worker_of, worth_waiting_of, free_of, (void *)v,
+                    STOP_WAIT_MS);
 }
 
 void sampler_drain(double secs)
@@ -610,18 +576,18 @@ void sampler_stop(struct sampler *s)
 
 void sampler_watch(struct sampler *s, bool on)
 {
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     if (on && !s->watch)
-        pthread_cond_signal(&s->wake); /* start ticking now */
+        pthread_cond_signal(&s->w.wake); /* start ticking now */
     s->watch = on;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
 }
 
 void sampler_renew(struct sampler *s, const char *name, const char *value,
                    double every)
 {
     every = fmax(every, 0.1); /* never a busy loop */
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     struct renewal *r = &s->renew;
     bool was = r->value[0] != '\0';
     if (strcmp(r->value, value) != 0 || strcmp(r->name, name) != 0 ||
@@ -636,23 +602,23 @@ void sampler_renew(struct sampler *s, const char *name, const char *value,
             r->due = first;
         if (value[0]) {
             r->rearm = true;
-            pthread_cond_signal(&s->wake);
+            pthread_cond_signal(&s->w.wake);
         }
     }
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
 }
 
 unsigned sampler_store(struct sampler *s, const char *name, const char *value)
 {
     unsigned id = 0;
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->w.lock);
     if (s->ncmd < SAMPLE_MAX_STORES) {
         struct store_cmd *c = &s->cmd[s->ncmd++];
         id = c->id = ++s->next_id;
         snprintf(c->name, sizeof(c->name), "%s", name);
         snprintf(c->value, sizeof(c->value), "%s", value);
-        pthread_cond_signal(&s->wake);
+        pthread_cond_signal(&s->w.wake);
     }
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->w.lock);
     return id;
 }

@@ -3,8 +3,9 @@
  * what it is, how the fetch went, the Time rows and the clock probe; per
  * workload (one instance per catalogue name), the run and its figures.
  * Adding a field is one row: archive/recorder.c defines, describes and
- * writes every row; names pmdaparallax also exports mean the same there,
- * so collectors/archive_source.c reads both alike.
+ * writes every row; a row pmdaparallax also exports takes its name from
+ * the agent's table (AGENT_NAME, core/agent_metrics.h) and means the
+ * same there, so collectors/archive_source.c reads both alike.
  *
  * X(id, PCP name, type, semantics, units, when, help, value) with type
  * U32, U64, DOUBLE or STRING; semantics COUNTER, INSTANT or DISCRETE;
@@ -18,6 +19,8 @@
  * this time) or a string (NULL or "": none). */
 #ifndef PARALLAX_RECORD_TABLE_H
 #define PARALLAX_RECORD_TABLE_H
+
+#include "core/agent_metrics.h"
 
 #define RECORD_SOURCE_TABLE(X)                                                 \
     X(INFO_HOST, "kernel.uname.nodename", STRING, DISCRETE, NONE, CHANGE,      \
@@ -109,23 +112,23 @@
       "1 when those rates differ beyond their errors: the clock's rate "       \
       "varies (the row says varies lo-hi), else 0",                            \
       (double)r->m->rates.unsteady)                                            \
-    X(CLK_PROBES, "parallax.clock.probes", U64, COUNTER, COUNT, CHANGE,        \
+    X(CLK_PROBES, AGENT_NAME(CLK_PROBES), U64, COUNTER, COUNT, CHANGE,         \
       "Clock probes taken on the source (pmdaparallax's, or parallax's on "    \
       "this host)",                                                            \
       r->m->probe.count ? (double)r->m->probe.count : NAN)                     \
-    X(CLK_SLEEP_REQ, "parallax.clock.sleep.requested", DOUBLE, INSTANT, SEC,   \
-      CHANGE, "Length of the newest probe's sleep",                            \
+    X(CLK_SLEEP_REQ, AGENT_NAME(CLK_SLEEP_REQ), DOUBLE, INSTANT, SEC, CHANGE,  \
+      "Length of the newest probe's sleep",                                    \
       r->m->probe.count ? r->m->probe.sleep_req : NAN)                         \
-    X(CLK_SLEEP_TOOK, "parallax.clock.sleep.measured", DOUBLE, INSTANT, SEC,   \
+    X(CLK_SLEEP_TOOK, AGENT_NAME(CLK_SLEEP_TOOK), DOUBLE, INSTANT, SEC,        \
       CHANGE, "What the newest probe's sleep took by the source's clock",      \
       r->m->probe.count ? r->m->probe.sleep_took : NAN)                        \
-    X(CLK_CPU_WALL, "parallax.clock.cpu.wall", DOUBLE, INSTANT, SEC, CHANGE,   \
+    X(CLK_CPU_WALL, AGENT_NAME(CLK_CPU_WALL), DOUBLE, INSTANT, SEC, CHANGE,    \
       "Wall time of the newest probe's CPU-bound spin",                        \
       r->m->probe.count ? r->m->probe.spin_wall : NAN)                         \
-    X(CLK_CPU_BILLED, "parallax.clock.cpu.billed", DOUBLE, INSTANT, SEC,       \
+    X(CLK_CPU_BILLED, AGENT_NAME(CLK_CPU_BILLED), DOUBLE, INSTANT, SEC,        \
       CHANGE, "CPU time billed for that spin",                                 \
       r->m->probe.count ? r->m->probe.spin_cpu : NAN)                          \
-    X(CLK_CPU_WAITED, "parallax.clock.cpu.waited", DOUBLE, INSTANT, SEC,       \
+    X(CLK_CPU_WAITED, AGENT_NAME(CLK_CPU_WAITED), DOUBLE, INSTANT, SEC,        \
       CHANGE,                                                                  \
       "Time that spin waited for a CPU (run queue): with billed, why "         \
       "billed/wall is off",                                                    \
@@ -139,19 +142,19 @@
       r->self ? r->self->rss_bytes : NAN)
 
 #define RECORD_WORKLOAD_TABLE(X)                                               \
-    X(WL_UNIT, "parallax.catalogue.unit", STRING, DISCRETE, NONE, CHANGE,      \
+    X(WL_UNIT, AGENT_NAME(CAT_UNIT), STRING, DISCRETE, NONE, CHANGE,           \
       "Unit of the workload's figures", r->wl->unit)                           \
-    X(WL_BETTER, "parallax.catalogue.better", STRING, DISCRETE, NONE, CHANGE,  \
+    X(WL_BETTER, AGENT_NAME(CAT_BETTER), STRING, DISCRETE, NONE, CHANGE,       \
       "\"lower\" or \"higher\": which figure is better",                       \
       r->wl->better == WL_LOWER_IS_BETTER ? "lower" : "higher")                \
-    X(WL_STATE_CODE, "parallax.workload.state_code", U32, INSTANT, NONE, EACH, \
+    X(WL_STATE_CODE, AGENT_NAME(WL_STATE_CODE), U32, INSTANT, NONE, EACH,      \
       "0 idle or stopped, 1 running, 2 done, 3 failed (pmdaparallax's codes)", \
       rec_state_code(r->c->state))                                             \
-    X(WL_STATE, "parallax.workload.state", STRING, INSTANT, NONE, EACH,        \
+    X(WL_STATE, AGENT_NAME(WL_STATE), STRING, INSTANT, NONE, EACH,             \
       "The run's state as parallax showed it: idle, running, stopping, "       \
       "done, stopped or failed",                                               \
       rec_state_name(r->c->state))                                             \
-    X(WL_RUNS, "parallax.workload.runs", U64, COUNTER, COUNT, EACH,            \
+    X(WL_RUNS, AGENT_NAME(WL_RUNS), U64, COUNTER, COUNT, EACH,                 \
       "Runs parallax started of the workload on this source since the "        \
       "recording began: a new run shows as a rise",                            \
       r->runs)                                                                 \
@@ -163,40 +166,37 @@
       "When the last run ended, by the host's realtime clock; no value while " \
       "one runs",                                                              \
       r->end)                                                                  \
-    X(WL_FIGURE, "parallax.workload.figure", DOUBLE, INSTANT, NONE, EACH,      \
+    X(WL_FIGURE, AGENT_NAME(WL_FIGURE), DOUBLE, INSTANT, NONE, EACH,           \
       "The figure parallax showed: the repeat in progress while running, "     \
       "else the median of the run's repeats",                                  \
       jobs_figure(r->c))                                                       \
-    X(WL_REPEATS_DONE, "parallax.workload.repeats_done", U32, INSTANT, NONE,   \
-      EACH, "Repeats of the current or last run that gave a result",           \
+    X(WL_REPEATS_DONE, AGENT_NAME(WL_REPEATS_DONE), U32, INSTANT, NONE, EACH,  \
+      "Repeats of the current or last run that gave a result",                 \
       (double)r->c->stats.n)                                                   \
-    X(WL_REPEATS, "parallax.workload.repeats", U32, DISCRETE, NONE, EACH,      \
+    X(WL_REPEATS, AGENT_NAME(WL_REPEATS), U32, DISCRETE, NONE, EACH,           \
       "Repeats the run was asked for", (double)r->c->repeats)                  \
-    X(ST_N, "parallax.workload.stats.n", U32, INSTANT, NONE, EACH,             \
+    X(ST_N, AGENT_NAME(ST_N), U32, INSTANT, NONE, EACH,                        \
       "Figures in the statistics (finished repeats)", (double)r->c->stats.n)   \
-    X(ST_MEDIAN, "parallax.workload.stats.median", DOUBLE, INSTANT, NONE,      \
-      EACH, "Median figure of the finished repeats", r->c->stats.median)       \
-    X(ST_MIN, "parallax.workload.stats.min", DOUBLE, INSTANT, NONE, EACH,      \
+    X(ST_MEDIAN, AGENT_NAME(ST_MEDIAN), DOUBLE, INSTANT, NONE, EACH,           \
+      "Median figure of the finished repeats", r->c->stats.median)             \
+    X(ST_MIN, AGENT_NAME(ST_MIN), DOUBLE, INSTANT, NONE, EACH,                 \
       "Lowest figure of the finished repeats", r->c->stats.min)                \
-    X(ST_MAX, "parallax.workload.stats.max", DOUBLE, INSTANT, NONE, EACH,      \
+    X(ST_MAX, AGENT_NAME(ST_MAX), DOUBLE, INSTANT, NONE, EACH,                 \
       "Highest figure of the finished repeats", r->c->stats.max)               \
-    X(ST_MEAN, "parallax.workload.stats.mean", DOUBLE, INSTANT, NONE, EACH,    \
+    X(ST_MEAN, AGENT_NAME(ST_MEAN), DOUBLE, INSTANT, NONE, EACH,               \
       "Mean figure of the finished repeats", r->c->stats.mean)                 \
-    X(ST_CI_LO, "parallax.workload.stats.ci95_lo", DOUBLE, INSTANT, NONE,      \
-      EACH,                                                                    \
+    X(ST_CI_LO, AGENT_NAME(ST_CI_LO), DOUBLE, INSTANT, NONE, EACH,             \
       "Lower end of the 95% interval the report gives beside the median",      \
       r->c->stats.mean - r->c->stats.ci95)                                     \
-    X(ST_CI_HI, "parallax.workload.stats.ci95_hi", DOUBLE, INSTANT, NONE,      \
-      EACH, "Upper end of that interval", r->c->stats.mean + r->c->stats.ci95) \
-    X(ST_MED_LO, "parallax.workload.stats.median_lo", DOUBLE, INSTANT, NONE,   \
-      EACH,                                                                    \
+    X(ST_CI_HI, AGENT_NAME(ST_CI_HI), DOUBLE, INSTANT, NONE, EACH,             \
+      "Upper end of that interval", r->c->stats.mean + r->c->stats.ci95)       \
+    X(ST_MED_LO, AGENT_NAME(ST_MED_LO), DOUBLE, INSTANT, NONE, EACH,           \
       "Lower end of the median's distribution-free interval (order "           \
       "statistics), the interval parallax shows beside the median",            \
       r->c->stats.med_lo)                                                      \
-    X(ST_MED_HI, "parallax.workload.stats.median_hi", DOUBLE, INSTANT, NONE,   \
-      EACH, "Upper end of the median's interval", r->c->stats.med_hi)          \
-    X(ST_MED_COVER, "parallax.workload.stats.median_cover", DOUBLE, INSTANT,   \
-      NONE, EACH,                                                              \
+    X(ST_MED_HI, AGENT_NAME(ST_MED_HI), DOUBLE, INSTANT, NONE, EACH,           \
+      "Upper end of the median's interval", r->c->stats.med_hi)                \
+    X(ST_MED_COVER, AGENT_NAME(ST_MED_COVER), DOUBLE, INSTANT, NONE, EACH,     \
       "The chance that the median's interval holds the true median (0.75 at "  \
       "3 repeats, 0.94 at 5)",                                                 \
       r->c->stats.med_cover)                                                   \
@@ -239,10 +239,10 @@
       "1 when other sources ran workloads while this run ran (they compete "   \
       "for CPUs they share), else 0",                                          \
       r->c->stats.n > 0 ? (double)(r->c->overlap != 0) : NAN)                  \
-    X(WL_ERROR, "parallax.workload.error", STRING, DISCRETE, NONE, EACH,       \
+    X(WL_ERROR, AGENT_NAME(WL_ERROR), STRING, DISCRETE, NONE, EACH,            \
       "Why the run failed; no value unless it did",                            \
       r->c->state == JOB_FAILED ? r->c->note : NULL)                           \
-    X(WL_EXTRAS, "parallax.workload.extras", STRING, DISCRETE, NONE, EACH,     \
+    X(WL_EXTRAS, AGENT_NAME(WL_EXTRAS), STRING, DISCRETE, NONE, EACH,          \
       "Secondary figures of the last finished repeat, one "                    \
       "name<TAB>unit<TAB>value line each (sched's fairness table, sleep's "    \
       "overshoots)",                                                           \

@@ -4,17 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void fleet_clean(char *dst, size_t n, const char *src)
-{
-    if (n == 0)
-        return;
-    size_t i = 0;
-    for (; src && src[i] && i + 1 < n; i++) {
-        unsigned char c = (unsigned char)src[i];
-        dst[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-    }
-    dst[i] = '\0';
-}
+#include "base/safe_text.h"
 
 void fleet_labels_set(struct fleet_labels *l, const char *name,
                       const char *value)
@@ -24,15 +14,15 @@ void fleet_labels_set(struct fleet_labels *l, const char *name,
                   : strcmp(value, "guest") == 0 ? FLEET_GUEST
                                                 : FLEET_UNLABELLED;
     } else if (strcmp(name, FLEET_LABEL_NAME) == 0) {
-        fleet_clean(l->name, sizeof(l->name), value);
+        safe_text_copy(l->name, sizeof(l->name), value, 0);
     } else if (strcmp(name, FLEET_LABEL_HOST) == 0) {
-        fleet_clean(l->host, sizeof(l->host), value);
+        safe_text_copy(l->host, sizeof(l->host), value, 0);
     } else if (strcmp(name, FLEET_LABEL_VARIANT) == 0) {
-        fleet_clean(l->variant, sizeof(l->variant), value);
+        safe_text_copy(l->variant, sizeof(l->variant), value, 0);
     } else if (strcmp(name, FLEET_LABEL_PMCD) == 0) {
-        fleet_clean(l->pmcd, sizeof(l->pmcd), value);
+        safe_text_copy(l->pmcd, sizeof(l->pmcd), value, 0);
     } else if (strcmp(name, "hostname") == 0) {
-        fleet_clean(l->hostname, sizeof(l->hostname), value);
+        safe_text_copy(l->hostname, sizeof(l->hostname), value, 0);
     }
 }
 

@@ -13,7 +13,8 @@
  *   parallax_pmcd     HOST[:PORT] where parallax (workloads) and pmproxy
  *                     (/pmapi) reach its pmcd (default: the hostname)
  *
- * Everything read from the network goes through fleet_clean first. */
+ * Everything read from the network goes through safe_text_copy first
+ * (below). */
 #ifndef PARALLAX_FLEET_LABELS_H
 #define PARALLAX_FLEET_LABELS_H
 
@@ -50,10 +51,10 @@ void fleet_labels_set(struct fleet_labels *l, const char *name,
  * hostname label. */
 void fleet_labels_finish(struct fleet_labels *l);
 
-/* Copies src into dst (n bytes) made safe for a terminal and a report:
- * printable ASCII is kept, anything else (control characters, escape
- * sequences, bytes of other encodings) becomes '?'. The door for text
- * from pmproxy and the pmcds behind it (issue 24 audited every path):
+/* Text from pmproxy and the pmcds behind it is made safe for a terminal
+ * and a report by base/safe_text.h's safe_text_copy (printable UTF-8 is
+ * kept, anything else becomes '?'), the one cleaner of parallax. Its
+ * doors (issue 24 audited every path):
  *  - /series (fleet_poll.c, series.c): label values (fleet_labels_set),
  *    the kernel release, pmproxy's error messages and pages, and every
  *    reason a poll fails with (fleet_poll_state_run, jansson's too:
@@ -62,10 +63,7 @@ void fleet_labels_finish(struct fleet_labels *l);
  *  - /pmapi (pmapi_source.c): pmproxy's messages, instance names, the
  *    release, host name, workload errors and extras; its samples then
  *    pass core/model.c's make_safe (base/safe_text.h) like any source's;
- *  - a fleet run's pmcds (fleet_run.c): through core/model.c's, not this;
- *  - libcurl's reasons (http.c): its own texts, never the server's.
- * base/safe_text is the rest of parallax's cleaner (it keeps printable
- * UTF-8); the two are to become one (the house issue). */
-void fleet_clean(char *dst, size_t n, const char *src);
+ *  - a fleet run's pmcds (fleet_run.c): through core/model.c's;
+ *  - libcurl's reasons (http.c): its own texts, never the server's. */
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "core/cpu_share.h"
 #include "core/rate.h"
 #include "core/ratio.h"
@@ -56,14 +57,10 @@ static struct fleet_source *source_of(struct fleet_model *m, const char *id)
     int i = idmap_get(&m->by_id, series_key(id));
     if (i >= 0)
         return &m->src[i];
-    if (m->n == m->cap) {
-        int cap = m->cap ? m->cap * 2 : 64;
-        void *p = realloc(m->src, sizeof(m->src[0]) * (size_t)cap);
-        if (!p)
-            return NULL;
-        m->src = p;
-        m->cap = cap;
-    }
+    void *p = grow(m->src, &m->cap, m->n + 1, sizeof(m->src[0]), 64);
+    if (!p)
+        return NULL;
+    m->src = p;
     if (!idmap_put(&m->by_id, series_key(id), m->n))
         return NULL;
     source_init(&m->src[m->n], id);

@@ -5,7 +5,9 @@
  * units and labels), each interval is one or a few /series/values
  * requests for the newest value of every series, plus one step of the
  * next discovery. Every request has a timeout; the main loop is woken
- * with each answer (or failure) and never waits on the network. */
+ * with each answer (or failure) and never waits on the network. The
+ * thread is fleet_poller.c, one poll fleet_poll.c, the discovery
+ * fleet_discovery.c. */
 #ifndef PARALLAX_FLEET_POLL_H
 #define PARALLAX_FLEET_POLL_H
 
@@ -84,6 +86,9 @@ void fleet_poll_stop(struct fleet_poll *p);
 struct fleet_poll_state;
 struct fleet_poll_state *fleet_poll_state_new(const char *url, double timeout);
 bool fleet_poll_state_run(struct fleet_poll_state *st, struct fleet_raw *out);
+/* A new timeout for st's requests (the poller's, when the interval
+ * changes). */
+void fleet_poll_state_set_timeout(struct fleet_poll_state *st, double timeout);
 void fleet_poll_state_free(struct fleet_poll_state *st);
 
 /* Frees out's source array. */

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/safe_text.h"
+#include "core/agent_metrics.h"
 #include "fleet/fleet_labels.h"
 #include "fleet/fleet_metrics.h"
 #include "fleet/http.h"
@@ -23,50 +25,10 @@
 #define POLLTIMEOUT 60  /* s pmproxy keeps a context nobody fetches */
 #define PATH_MAX_   8192
 
-/* What pmdaparallax exports that the screen shows, by name. */
-enum agent_field {
-    AF_STATE,
-    AF_RUNS,
-    AF_FIGURE,
-    AF_REPEATS_DONE,
-    AF_REPEATS,
-    AF_N,
-    AF_MEDIAN,
-    AF_MIN,
-    AF_MAX,
-    AF_MEAN,
-    AF_CI_LO,
-    AF_CI_HI,
-    AF_ERROR,
-    AF_EXTRAS,
-    AF_PROBES,
-    AF_SLEEP_REQ,
-    AF_SLEEP_TOOK,
-    AF_SPIN_WALL,
-    AF_SPIN_CPU,
-    AF_COUNT
-};
-
-static const char *const agent_names[AF_COUNT] = {
-    [AF_STATE] = "parallax.workload.state_code",
-    [AF_RUNS] = "parallax.workload.runs",
-    [AF_FIGURE] = "parallax.workload.figure",
-    [AF_REPEATS_DONE] = "parallax.workload.repeats_done",
-    [AF_REPEATS] = "parallax.workload.repeats",
-    [AF_N] = "parallax.workload.stats.n",
-    [AF_MEDIAN] = "parallax.workload.stats.median",
-    [AF_MIN] = "parallax.workload.stats.min",
-    [AF_MAX] = "parallax.workload.stats.max",
-    [AF_MEAN] = "parallax.workload.stats.mean",
-    [AF_CI_LO] = "parallax.workload.stats.ci95_lo",
-    [AF_CI_HI] = "parallax.workload.stats.ci95_hi",
-    [AF_ERROR] = "parallax.workload.error",
-    [AF_EXTRAS] = "parallax.workload.extras",
-    [AF_PROBES] = "parallax.clock.probes",
-    [AF_SLEEP_REQ] = "parallax.clock.sleep.requested",
-    [AF_SLEEP_TOOK] = "parallax.clock.sleep.measured",
-    [AF_SPIN_WALL] = "parallax.clock.cpu.wall",
-    [AF_SPIN_CPU] = "parallax.clock.cpu.billed",
+const char *const pmapi_agent_names[PAF_COUNT] = {
+#define PAF_NAME(k, row) [PAF_##k] = AGENT_NAME(row),
+    AGENT_JOB_READS(PAF_NAME) AGENT_PROBE_READS(PAF_NAME)
+#undef PAF_NAME
 };
 
 #define NODENAME "kernel.uname.nodename"
@@ -107,7 +69,7 @@ static json_t *get(struct http *h, const char *path, char *err, size_t errlen)
     if (status != 200 || !json_is_object(root)) {
         const char *msg = json_string_value(json_object_get(root, "message"));
         char said[160];
-        fleet_clean(said, sizeof(said), msg ? msg : "not JSON");
+        safe_text_copy(said, sizeof(said), msg ? msg : "not JSON", 0);
         snprintf(err, errlen, "pmproxy: HTTP %d: %s", status, said);
         json_decref(root);
         return NULL;
@@ -123,8 +85,8 @@ static bool append_names(char *buf, size_t *len, size_t cap)
         if (!http_append_escaped(buf, len, cap, fm->names[k].name) ||
             !http_append_escaped(buf, len, cap, ","))
             return false;
-    for (int k = 0; k < AF_COUNT; k++)
-        if (!http_append_escaped(buf, len, cap, agent_names[k]) ||
+    for (int k = 0; k < PAF_COUNT; k++)
+        if (!http_append_escaped(buf, len, cap, pmapi_agent_names[k]) ||
             !http_append_escaped(buf, len, cap, ","))
             return false;
     return http_append_escaped(buf, len, cap, NODENAME);
@@ -157,7 +119,7 @@ static int learn_metrics(struct pmapi_state *st, char *err, size_t errlen)
                  fleet_unit_scale(units ? units : "", fm->names[k].unit, &sc)))
                 st->scale[k] = sc;
         }
-        st->pmda |= name && strcmp(name, agent_names[AF_STATE]) == 0;
+        st->pmda |= name && strcmp(name, pmapi_agent_names[PAF_STATE]) == 0;
     }
     json_decref(root);
     return 0;
@@ -202,7 +164,7 @@ static void on_job_inst(struct pmapi_state *st, long long id, const char *name,
     if (st->njobs == SAMPLE_MAX_JOBS)
         return;
     st->job_inst[st->njobs] = id;
-    fleet_clean(st->job_name[st->njobs], sizeof(st->job_name[0]), name);
+    safe_text_copy(st->job_name[st->njobs], sizeof(st->job_name[0]), name, 0);
     st->njobs++;
 }
 
@@ -254,7 +216,7 @@ static void *pmapi_open(const char *target, char *err, size_t errlen)
             learn_indom(st, fm->names[k].name, on_metric_inst,
                         fm->names[k].name);
     if (st->pmda)
-        learn_indom(st, agent_names[AF_STATE], on_job_inst, NULL);
+        learn_indom(st, pmapi_agent_names[PAF_STATE], on_job_inst, NULL);
     len = (size_t)snprintf(st->fetch_path, sizeof(st->fetch_path),
                            "/pmapi/%lld/fetch?names=", st->ctx);
     append_names(st->fetch_path, &len, sizeof(st->fetch_path));
@@ -290,8 +252,8 @@ static void put_name(struct pmapi_state *st, int k, json_t *instances,
     if (!val || !st->scale[k])
         return;
     if (k == fm->release) {
-        fleet_clean(st->info.release, sizeof(st->info.release),
-                    json_string_value(val));
+        safe_text_copy(st->info.release, sizeof(st->info.release),
+                       json_string_value(val), 0);
         return;
     }
     v[k] = num(val) * st->scale[k];
@@ -321,48 +283,49 @@ static void put_metrics(const double *v, struct sample *out)
 static void put_agent(struct pmapi_state *st, json_t *const *af,
                       struct sample *out)
 {
-    double probe[AF_COUNT];
-    for (int k = AF_PROBES; k < AF_COUNT; k++)
+    double probe[PAF_COUNT];
+    for (int k = PAF_PROBES; k < PAF_COUNT; k++)
         probe[k] = num(value_of(json_object_get(af[k], "instances"), -1));
     out->probe.count =
-        isfinite(probe[AF_PROBES]) ? (unsigned long)probe[AF_PROBES] : 0;
-    out->probe.sleep_req = probe[AF_SLEEP_REQ];
-    out->probe.sleep_took = probe[AF_SLEEP_TOOK];
-    out->probe.spin_wall = probe[AF_SPIN_WALL];
-    out->probe.spin_cpu = probe[AF_SPIN_CPU];
+        isfinite(probe[PAF_PROBES]) ? (unsigned long)probe[PAF_PROBES] : 0;
+    out->probe.sleep_req = probe[PAF_SLEEP_REQ];
+    out->probe.sleep_took = probe[PAF_SLEEP_TOOK];
+    out->probe.spin_wall = probe[PAF_SPIN_WALL];
+    out->probe.spin_cpu = probe[PAF_SPIN_CPU];
     out->njobs = 0;
     out->extras_len = 0;
     for (int j = 0; j < st->njobs; j++) {
         long long id = st->job_inst[j];
-        double f[AF_ERROR];
-        for (int k = 0; k < AF_ERROR; k++)
+        double f[PAF_ERROR];
+        for (int k = 0; k < PAF_ERROR; k++)
             f[k] = num(value_of(json_object_get(af[k], "instances"), id));
-        if (!isfinite(f[AF_STATE]))
+        if (!isfinite(f[PAF_STATE]))
             continue;
         struct pmda_job *job = &out->job[out->njobs++];
         snprintf(job->name, sizeof(job->name), "%s", st->job_name[j]);
-        job->state = (int)f[AF_STATE];
-        job->runs = isfinite(f[AF_RUNS]) ? (unsigned)f[AF_RUNS] : 0;
-        job->figure = f[AF_FIGURE];
+        job->state = (int)f[PAF_STATE];
+        job->runs = isfinite(f[PAF_RUNS]) ? (unsigned)f[PAF_RUNS] : 0;
+        job->figure = f[PAF_FIGURE];
         job->repeats_done =
-            isfinite(f[AF_REPEATS_DONE]) ? (int)f[AF_REPEATS_DONE] : 0;
-        job->repeats = isfinite(f[AF_REPEATS]) ? (int)f[AF_REPEATS] : 0;
-        job->n = isfinite(f[AF_N]) ? (int)f[AF_N] : 0;
-        job->median = job->n ? f[AF_MEDIAN] : NAN;
-        job->min = job->n ? f[AF_MIN] : NAN;
-        job->max = job->n ? f[AF_MAX] : NAN;
-        job->mean = job->n ? f[AF_MEAN] : NAN;
-        job->ci_lo = job->n ? f[AF_CI_LO] : NAN;
-        job->ci_hi = job->n ? f[AF_CI_HI] : NAN;
-        fleet_clean(job->error, sizeof(job->error),
-                    json_string_value(value_of(
-                        json_object_get(af[AF_ERROR], "instances"), id)));
+            isfinite(f[PAF_REPEATS_DONE]) ? (int)f[PAF_REPEATS_DONE] : 0;
+        job->repeats = isfinite(f[PAF_REPEATS]) ? (int)f[PAF_REPEATS] : 0;
+        job->n = isfinite(f[PAF_N]) ? (int)f[PAF_N] : 0;
+        job->median = job->n ? f[PAF_MEDIAN] : NAN;
+        job->min = job->n ? f[PAF_MIN] : NAN;
+        job->max = job->n ? f[PAF_MAX] : NAN;
+        job->mean = job->n ? f[PAF_MEAN] : NAN;
+        job->ci_lo = job->n ? f[PAF_CI_LO] : NAN;
+        job->ci_hi = job->n ? f[PAF_CI_HI] : NAN;
+        safe_text_copy(job->error, sizeof(job->error),
+                       json_string_value(value_of(
+                           json_object_get(af[PAF_ERROR], "instances"), id)),
+                       0);
         job->extras_at = -1;
         const char *extras = json_string_value(
-            value_of(json_object_get(af[AF_EXTRAS], "instances"), id));
+            value_of(json_object_get(af[PAF_EXTRAS], "instances"), id));
         size_t len = extras ? strlen(extras) : 0;
         if (len && (size_t)out->extras_len + len + 1 <= sizeof(out->extras)) {
-            fleet_clean(out->extras + out->extras_len, len + 1, extras);
+            safe_text_copy(out->extras + out->extras_len, len + 1, extras, 0);
             job->extras_at = out->extras_len;
             out->extras_len += (int)len + 1;
         }
@@ -381,7 +344,7 @@ static int pmapi_fetch(void *state, struct sample *out)
         return -1;
     out->t_source = num(json_object_get(root, "timestamp"));
     double v[FLEET_NAMES_MAX];
-    json_t *af[AF_COUNT] = {0};
+    json_t *af[PAF_COUNT] = {0};
     for (int k = 0; k < FLEET_NAMES_MAX; k++)
         v[k] = NAN;
     size_t i;
@@ -395,15 +358,15 @@ static int pmapi_fetch(void *state, struct sample *out)
         for (int k = 0; k < fm->nnames; k++)
             if (strcmp(name, fm->names[k].name) == 0)
                 put_name(st, k, instances, v, out);
-        for (int k = 0; k < AF_COUNT; k++)
-            if (strcmp(name, agent_names[k]) == 0)
+        for (int k = 0; k < PAF_COUNT; k++)
+            if (strcmp(name, pmapi_agent_names[k]) == 0)
                 af[k] = m;
         if (strcmp(name, NODENAME) == 0)
-            fleet_clean(st->info.host, sizeof(st->info.host),
-                        json_string_value(value_of(instances, -1)));
+            safe_text_copy(st->info.host, sizeof(st->info.host),
+                           json_string_value(value_of(instances, -1)), 0);
     }
     put_metrics(v, out);
-    if (st->pmda && af[AF_STATE])
+    if (st->pmda && af[PAF_STATE])
         put_agent(st, af, out);
     st->info.pmda = st->pmda;
     out->info = st->info;

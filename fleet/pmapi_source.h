@@ -10,6 +10,7 @@
 #define PARALLAX_PMAPI_SOURCE_H
 
 #include "collectors/backend.h"
+#include "core/agent_metrics.h"
 
 extern const struct backend backend_pmapi;
 
@@ -19,5 +20,17 @@ extern const struct backend *const pmapi_backends[];
 /* The pmproxy every backend_pmapi source goes through; set before any of
  * them opens (the main thread, between screens). */
 void pmapi_source_set_url(const char *url);
+
+/* What pmdaparallax exports that the screen shows, by name: the reads of
+ * both clients of core/agent_metrics.h, whose names are its own
+ * (tests/integration/test_agent_names.sh holds them to a real agent's). */
+enum agent_field {
+#define PAF_ENUM(k, row) PAF_##k,
+    AGENT_JOB_READS(PAF_ENUM) AGENT_PROBE_READS(PAF_ENUM)
+#undef PAF_ENUM
+        PAF_COUNT
+};
+
+extern const char *const pmapi_agent_names[PAF_COUNT];
 
 #endif

@@ -8,18 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+#include "base/safe_text.h"
 #include "fleet/fleet_labels.h"
 
 bool series_ids_add(struct series_ids *l, const char *id)
 {
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 64;
-        void *p = realloc(l->id, sizeof(l->id[0]) * (size_t)cap);
-        if (!p)
-            return false;
-        l->id = p;
-        l->cap = cap;
-    }
+    void *p = grow(l->id, &l->cap, l->n + 1, sizeof(l->id[0]), 64);
+    if (!p)
+        return false;
+    l->id = p;
     snprintf(l->id[l->n++], sizeof(l->id[0]), "%s", id);
     return true;
 }
@@ -66,7 +64,7 @@ static json_t *load_array(const char *text, char *err, size_t errlen)
     json_t *root = json_loads(text, 0, &je);
     if (!root) { /* jansson's reason quotes the answer: cleaned */
         char why[sizeof(je.text)];
-        fleet_clean(why, sizeof(why), je.text);
+        safe_text_copy(why, sizeof(why), je.text, 0);
         snprintf(err, errlen, "pmproxy's answer is not JSON (%s)", why);
         return NULL;
     }
@@ -191,13 +189,13 @@ static void http_error(int status, const char *body, char *err, size_t errlen)
     json_t *root = json_loads(body, 0, NULL);
     const char *msg = root ? str_of(root, "message") : NULL;
     if (msg) {
-        fleet_clean(said, sizeof(said), msg);
+        safe_text_copy(said, sizeof(said), msg, 0);
     } else { /* an HTML page: its <p> line says it */
         const char *p = strstr(body, "<p>");
         char line[160];
         snprintf(line, sizeof(line), "%s", p ? p + 3 : body);
         line[strcspn(line, "<\n")] = '\0';
-        fleet_clean(said, sizeof(said), line);
+        safe_text_copy(said, sizeof(said), line, 0);
     }
     bool failed = root && json_is_false(json_object_get(root, "success"));
     /* libpcp_web 6.0.3 says "(type=none)" of a reply it never got from

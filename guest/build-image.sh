@@ -3,22 +3,22 @@
 # Debian's cloud kernel (OUT/vmlinuz, and OUT/vmlinux, the same kernel
 # unpacked for qemu's faster PVH boot, where it can be extracted) and an
 # initramfs (OUT/initramfs.cpio.gz, cpio newc + gzip) holding static
-# busybox, pmcd with the linux and pmcd PMDAs as DSOs, pminfo, pmstore and,
-# once they are built, pmdaparallax and the workloads' helper. Packs only
-# when the image's content changes.
+# busybox, pmcd with the linux and pmcd PMDAs as DSOs, pminfo, pmstore and
+# the agent as its Debian package pcp-pmda-parallax holds it (pmdaparallax,
+# the workloads' helpers, pmns, help: the package users install, unpacked).
+# Packs only when the image's content changes.
 # Usage: guest/build-image.sh [OUT_DIR [PARALLAX_BUILD_DIR]]
 #   OUT_DIR             default build/guest
-#   PARALLAX_BUILD_DIR  where pmdaparallax and parallax-hello are built;
-#                       default: the parent of OUT_DIR's real path (make
-#                       asan links build-asan/guest to build/guest, so the
-#                       image keeps the plain build's agent)
-# Environment: PARALLAX_PMDA_SRC (default pmda/ of this repo) holds pmns,
-#   help and domain.h (#define PARALLAX N); PARALLAX_PMDA_DOMAIN=N
-#   overrides the number.
+#   PARALLAX_BUILD_DIR  whose deb/ holds the agent's package (make guest
+#                       builds it there); default: the parent of OUT_DIR's
+#                       real path (make asan links build-asan/guest to
+#                       build/guest, so the image keeps the plain build's)
+# Environment: PARALLAX_AGENT_DEB=FILE the agent's package to use instead
+#   (else PARALLAX_BUILD_DIR/deb's, else the one installed on this host);
+#   PARALLAX_PMDA_DOMAIN=N another domain than its domain.h's.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(dirname "$HERE")
 
 die() {
     echo "build-image: $*" >&2
@@ -75,7 +75,7 @@ add_libraries() {
 # skeleton: the directory tree, merged-/usr symlinks and busybox applets.
 skeleton() {
     for d in usr/bin usr/sbin usr/lib usr/lib64 proc sys dev tmp run root \
-        etc var/tmp usr/local/libexec/parallax; do
+        etc var/tmp; do
         mkdir -p "$STAGE/$d"
     done
     for d in bin sbin lib lib64; do
@@ -165,7 +165,8 @@ pcp_files() {
 }
 
 # parallax_domain: the domain number of pmdaparallax, from the
-# environment or pmda/domain.h (#define PARALLAX N), as Install takes it.
+# environment or the package's domain.h (#define PARALLAX N), as Install
+# takes it.
 parallax_domain() {
     if [ -n "${PARALLAX_PMDA_DOMAIN:-}" ]; then
         echo "$PARALLAX_PMDA_DOMAIN"
@@ -175,26 +176,65 @@ parallax_domain() {
         "$PMDA_SRC/domain.h" 2>/dev/null | head -n 1
 }
 
-# parallax_files: pmdaparallax (with its pmns and help) and the helper,
-# whichever of them has been built. Writes the PMNS file to merge, if any.
+# agent_package: the pcp-pmda-parallax the guest gets, unpacked into
+# WORK/agent as dpkg would lay it out: PARALLAX_AGENT_DEB, else the one
+# package in PB/deb (make guest builds it: scripts/deb.sh), else the
+# package installed on this host (an installed parallax building its
+# guest). So the guest runs what users install. Sets AGENT_FROM.
+agent_package() {
+    deb=${PARALLAX_AGENT_DEB:-}
+    if [ -z "$deb" ]; then
+        set -- "$PB"/deb/pcp-pmda-parallax_*.deb
+        [ $# -le 1 ] || die "more than one agent package in $PB/deb ($*); set PARALLAX_AGENT_DEB"
+        [ -f "$1" ] && deb=$1
+    fi
+    mkdir -p "$WORK/agent"
+    if [ -n "$deb" ]; then
+        dpkg-deb -x "$deb" "$WORK/agent" || die "cannot unpack $deb"
+        AGENT_FROM=$(basename "$deb")
+    elif dpkg-query -W -f='${Status}' pcp-pmda-parallax 2>/dev/null |
+        grep -q 'ok installed'; then
+        dpkg-query -L pcp-pmda-parallax | while read -r f; do
+            if [ -L "$f" ] || [ -f "$f" ]; then
+                mkdir -p "$WORK/agent$(dirname "$f")"
+                cp -P "$f" "$WORK/agent$f"
+            fi
+        done
+        AGENT_FROM="pcp-pmda-parallax $(dpkg-query -W -f='${Version}' pcp-pmda-parallax), installed"
+    else
+        die "no agent package: no pcp-pmda-parallax_*.deb in $PB/deb and none installed; run 'make guest' (it builds the package), or set PARALLAX_AGENT_DEB=FILE"
+    fi
+}
+
+# parallax_files: the agent package's files (pmdaparallax, the workloads'
+# helpers beside it, pmns, help; the links from PCP_PMDAS_DIR), kept as
+# the package has them. Writes the PMNS file to merge.
 parallax_files() {
+    agent_package
     pmdas=$(pcp_conf PCP_PMDAS_DIR)
-    for h in parallax-hello parallax-hello-dyn; do
-        [ -x "$PB/$h" ] || continue
-        put "$PB/$h" "/usr/local/libexec/parallax/$h"
-        say "including $h"
-    done
-    [ -x "$PB/pmdaparallax" ] || return 0
+    dir=$pmdas/parallax
+    # the package's files, links as links; ELF ones for the libraries
+    (cd "$WORK/agent" && find . ! -type d ! -path './usr/share/*') |
+        while read -r f; do
+            f=${f#.}
+            mkdir -p "$STAGE$(dirname "$f")"
+            cp -P "$WORK/agent$f" "$STAGE$f"
+            if [ -f "$WORK/agent$f" ] && [ ! -L "$WORK/agent$f" ] &&
+                [ "$(head -c 4 "$WORK/agent$f" | tr -d '\177')" = ELF ]; then
+                echo "$WORK/agent$f" >>"$ELVES"
+            fi
+        done
+    PMDA_SRC=$WORK/agent$(pcp_conf PCP_PMDASADM_DIR)/parallax
+    [ -L "$STAGE$dir/pmdaparallax" ] || [ -f "$STAGE$dir/pmdaparallax" ] ||
+        die "$AGENT_FROM holds no $dir/pmdaparallax"
+    [ -x "$PMDA_SRC/pmdaparallax" ] ||
+        die "$AGENT_FROM holds no $PMDA_SRC/pmdaparallax"
     if [ ! -f "$PMDA_SRC/pmns" ] || [ ! -f "$PMDA_SRC/help" ]; then
-        die "$PB/pmdaparallax is built but $PMDA_SRC/pmns or help is missing"
+        die "$AGENT_FROM holds no pmns or help in $PMDA_SRC"
     fi
     PMDA_DOMAIN=$(parallax_domain)
     [ -n "$PMDA_DOMAIN" ] ||
-        die "no domain number for pmdaparallax: no '#define PARALLAX N' in $PMDA_SRC/domain.h (or set PARALLAX_PMDA_DOMAIN)"
-    dir=$pmdas/parallax
-    put "$PB/pmdaparallax" "$dir/pmdaparallax"
-    put "$PMDA_SRC/pmns" "$dir/pmns"
-    put "$PMDA_SRC/help" "$dir/help"
+        die "no domain number for pmdaparallax: no '#define PARALLAX N' in its domain.h (or set PARALLAX_PMDA_DOMAIN)"
     # the PMNS subtree with its domain macro, as a root pmnsmerge accepts;
     # pmns names non-leaf nodes by full path, so top-level ones have no dot
     tops=$(sed -n 's/^[ \t]*\([A-Za-z_][A-Za-z0-9_]*\)[ \t]*{.*/\1/p' "$PMDA_SRC/pmns" |
@@ -208,7 +248,7 @@ parallax_files() {
     } >"$WORK/root_parallax"
     echo "parallax	$PMDA_DOMAIN	pipe	binary		$dir/pmdaparallax -d $PMDA_DOMAIN" \
         >"$WORK/pmcd.conf.parallax"
-    say "including pmdaparallax (domain $PMDA_DOMAIN)"
+    say "including pmdaparallax (domain $PMDA_DOMAIN) from $AGENT_FROM"
 }
 
 # pmns_and_help: one PMNS for pmcd and pminfo, merged from the agents' own
@@ -282,7 +322,6 @@ pack() {
 
 main() {
     OUT=${1:-build/guest}
-    PMDA_SRC=${PARALLAX_PMDA_SRC:-$REPO/pmda}
     command -v cpio >/dev/null || die "no cpio; run guest/deps.sh"
     mkdir -p "$OUT"
     OUT=$(cd "$OUT" && pwd -P)

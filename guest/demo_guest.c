@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +21,20 @@
 
 #define MAX_ARGS 24
 
-/* guest/boot.sh of the source tree the build directory belongs to. */
-static int find_boot_script(const char *build, char *path, size_t n)
+#ifndef PARALLAX_GUESTDIR
+#error "the Makefile defines PARALLAX_GUESTDIR, where make install puts guest/"
+#endif
+
+/* guest/boot.sh: PARALLAX_GUEST_DIR's, else the one of the source tree the
+ * build directory belongs to, else the installed one (PARALLAX_GUESTDIR;
+ * *installed then says so). */
+static int find_boot_script(const char *build, char *path, size_t n,
+                            bool *installed)
 {
     char real[PATH_MAX];
     const char *env = getenv("PARALLAX_GUEST_DIR");
     int w;
+    *installed = false;
     if (env && *env)
         w = snprintf(path, n, "%s/boot.sh", env);
     else if (realpath(build, real))
@@ -34,7 +43,30 @@ static int find_boot_script(const char *build, char *path, size_t n)
         return -1;
     if (w < 0 || (size_t)w >= n)
         return -1;
-    return access(path, X_OK);
+    if (access(path, X_OK) == 0 || (env && *env))
+        return access(path, X_OK);
+    *installed = true;
+    w = snprintf(path, n, "%s/boot.sh", PARALLAX_GUESTDIR);
+    return w < 0 || (size_t)w >= n ? -1 : access(path, X_OK);
+}
+
+/* Where an installed parallax keeps the image it boots:
+ * PARALLAX_GUEST_IMAGE, else $XDG_CACHE_HOME/parallax/guest, else
+ * ~/.cache/parallax/guest. */
+static int installed_image_dir(char *dir, size_t n)
+{
+    const char *img = getenv("PARALLAX_GUEST_IMAGE");
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int w;
+    if (img && *img)
+        w = snprintf(dir, n, "%s", img);
+    else if (xdg && *xdg)
+        w = snprintf(dir, n, "%s/parallax/guest", xdg);
+    else if (home && *home)
+        w = snprintf(dir, n, "%s/.cache/parallax/guest", home);
+    else
+        return -1;
+    return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
 /* In the child: boot.sh with out and errfd as its stdout and stderr, and
@@ -85,19 +117,33 @@ static int boot_command(const char *variants, struct boot_cmd *c, char *err,
     }
     build[len] = '\0';
     *strrchr(build, '/') = '\0';
-    if (find_boot_script(build, c->script, sizeof(c->script)) < 0) {
-        /* make install installs neither boot.sh nor the image */
+    bool installed;
+    if (find_boot_script(build, c->script, sizeof(c->script), &installed) < 0) {
         snprintf(err, errlen,
-                 "--demo-guest runs from the source tree only: no "
-                 "guest/boot.sh for %s (an installed parallax has none); "
-                 "run 'make run' there",
-                 build);
+                 "--demo-guest needs guest/boot.sh: none in the source tree "
+                 "of %s nor in %s; run 'make run' in the tree (or install "
+                 "the parallax package)",
+                 build, PARALLAX_GUESTDIR);
         return -1;
     }
-    snprintf(c->guest_build, sizeof(c->guest_build), "%s/guest", build);
+    if (!installed)
+        snprintf(c->guest_build, sizeof(c->guest_build), "%s/guest", build);
+    else if (installed_image_dir(c->guest_build, sizeof(c->guest_build)) < 0) {
+        snprintf(err, errlen,
+                 "no place for the guest image: set PARALLAX_GUEST_IMAGE "
+                 "(or HOME)");
+        return -1;
+    }
     if (access(c->guest_build, R_OK) < 0) {
-        snprintf(err, errlen, "no guest image in %s; run 'make guest' first",
-                 c->guest_build);
+        if (installed)
+            snprintf(err, errlen,
+                     "no guest image in %s; build it: %s/build-image.sh %s "
+                     "(with pcp-pmda-parallax installed)",
+                     c->guest_build, PARALLAX_GUESTDIR, c->guest_build);
+        else
+            snprintf(err, errlen,
+                     "no guest image in %s; run 'make guest' first",
+                     c->guest_build);
         return -1;
     }
     c->argv[0] = c->script;

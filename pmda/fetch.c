@@ -283,7 +283,7 @@ int agent_fetch_value(pmdaMetric *m, unsigned int inst, pmAtomValue *atom)
     int i = catalogue_index(bound->catalogue, inst);
     if (i < 0)
         return PM_ERR_INST;
-    if (pmID_cluster(m->m_desc.pmid) == CL_CATALOGUE)
+    if (pmID_cluster(m->m_desc.pmid) == AGENT_CL_CATALOGUE)
         return catalogue_value(id, workload_registry[i], atom);
     return run_value(id, view(i), atom);
 }

@@ -1,21 +1,14 @@
-/* The rows of PARALLAX_METRICS turned into libpcp_pmda's pmdaMetric array
- * and a name list, both indexed by enum metric_id. */
+/* The rows of PARALLAX_METRICS turned into libpcp_pmda's pmdaMetric array,
+ * indexed by enum metric_id (core/agent_metrics.h's enum agent_metric). */
 #include "pmda/metrics.h"
 
 pmdaMetric metric_table[M_COUNT] = {
 #define METRIC_ROW(id, cl, item, type, indom, sem, units, name)                \
     [M_##id] = {NULL,                                                          \
-                {PMDA_PMID(cl, item), PM_TYPE_##type, indom, PM_SEM_##sem,     \
-                 U_##units}},
+                {PMDA_PMID(AGENT_CL_##cl, item), PM_TYPE_##type, I_##indom,    \
+                 PM_SEM_##sem, U_##units}},
     PARALLAX_METRICS(METRIC_ROW)
 #undef METRIC_ROW
-};
-
-static const char *const names[M_COUNT] = {
-#define METRIC_NAME(id, cl, item, type, indom, sem, units, name)               \
-    [M_##id] = "parallax." name,
-    PARALLAX_METRICS(METRIC_NAME)
-#undef METRIC_NAME
 };
 
 int metric_id_of(const pmdaMetric *m)
@@ -27,7 +20,7 @@ int metric_id_of(const pmdaMetric *m)
 
 const char *metric_name(enum metric_id id)
 {
-    return (unsigned)id < M_COUNT ? names[id] : "parallax.?";
+    return (unsigned)id < M_COUNT ? agent_metric_names[id] : "parallax.?";
 }
 
 int metric_by_pmid(pmID pmid)

@@ -99,7 +99,7 @@ static int store_one(struct agent *a, const pmValueSet *vs)
     int id = metric_by_pmid(vs->pmid);
     if (id < 0)
         return PM_ERR_PMID;
-    if (pmID_cluster(vs->pmid) != CL_CONTROL || id == M_CTL_ERROR)
+    if (pmID_cluster(vs->pmid) != AGENT_CL_CONTROL || id == M_CTL_ERROR)
         return refuse(a, PM_ERR_PERMISSION, id, "read-only metric");
     if (vs->numval != 1 || (unsigned int)vs->vlist[0].inst != PM_IN_NULL)
         return refuse(a, PM_ERR_BADSTORE, id,

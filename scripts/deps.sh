@@ -7,8 +7,10 @@ set -eu
 
 # build: a C compiler and its libc headers (a fresh Debian 12 has neither;
 # gcc only recommends libc6-dev), make; compiler flags come from pkg-config
-# for every library
-BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev libcurl4-openssl-dev"
+# for every library; debhelper (with dpkg-dev) builds the Debian packages
+# (make deb, and make guest, whose agent comes from its package);
+# debian/control's Build-Depends names the same libraries
+BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev libcurl4-openssl-dev debhelper"
 # run: pcp itself (local context, pmcd for guests and tests); redis-server
 # for the fleet (pmproxy and pmseries keep their series there: make
 # fleet-demo, the fleet tests and bench), curl for fleet/farm.sh's checks
@@ -19,8 +21,9 @@ RUN="pcp redis-server curl python3-pcp"
 # reference, groff and man-db to check that the man pages render, faketime
 # for guests whose clocks diverge, stress-ng for a host whose CPUs are busy,
 # linux-perf (perf bench) for a null system call timed by another tool,
-# sysstat (pidstat -t) for the host's view of a VM's threads read by another tool
-TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf sysstat"
+# lintian for the packages (make deb, test_deb), sysstat (pidstat -t) for
+# the host's view of a VM's threads read by another tool
+TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf lintian sysstat"
 PKGS="$BUILD $RUN $TEST"
 # make fuzz only (scripts/deps.sh fuzz): clang with libFuzzer and the
 # sanitizer runtimes

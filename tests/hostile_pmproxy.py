@@ -27,6 +27,7 @@ Usage: hostile_pmproxy.py PORT_FILE [OPTION...]   (writes its port there)
                     server stuck: the series requests wait on it)
   --empty           the fleet has no sources (every query answers [])
   --after N MODE    the first N requests as --mode says, then MODE
+  --guest-name NAME the guest's parallax_name (default g001), e.g. UTF-8
 Standard library only; stops on SIGTERM.
 """
 import hashlib
@@ -308,6 +309,8 @@ def main():
             opt["empty"] = True
         elif a == "--after":
             opt["after"] = (int(args.pop(0)), args.pop(0))
+        elif a == "--guest-name":
+            SOURCES["g001"]["parallax_name"] = args.pop(0)
         else:
             sys.exit("hostile_pmproxy.py: unknown option " + a)
     srv = Server(("127.0.0.1", 0), Handler)

@@ -11,6 +11,7 @@
 
 #include "tui/colors.h"
 #include "tui/panel.h"
+#include "view/fit.h"
 
 #define FIXED_COLS 3 /* FC_NAME, FC_HOST, FC_STATE */
 #define MARK_W     2 /* "* " before a marked guest */
@@ -38,12 +39,10 @@ static int layout(const struct fleet_panel *p, enum fleet_col *cols)
 /* One cell at the cursor in its column's width: text left, numbers right. */
 static void cell(enum fleet_col c, const char *text, int attr)
 {
-    char buf[96];
-    int w = fleet_cols[c].width;
-    if (fleet_col_numeric(c))
-        snprintf(buf, sizeof(buf), "%*.*s ", w, w, text);
-    else
-        snprintf(buf, sizeof(buf), "%-*.*s ", w, w, text);
+    char buf[384]; /* a column's cells, up to 4 bytes each */
+    fit_pad(buf, sizeof(buf) - 1, fleet_cols[c].width, text,
+            fleet_col_numeric(c));
+    strcat(buf, " ");
     attron(attr);
     addnstr(buf, COLS - getcurx(stdscr) > 0 ? COLS - getcurx(stdscr) : 0);
     attroff(attr);
@@ -61,15 +60,7 @@ static void draw_header(const struct fleet_view *v, const enum fleet_col *cols,
         const char *h =
             utf8 ? fleet_cols[c].header : fleet_cols[c].header_ascii;
         char buf[64];
-        int w = fleet_cols[c].width;
-        /* "×" is two bytes, one cell */
-        int extra = 0;
-        for (const char *q = h; *q; q++)
-            extra += ((unsigned char)*q & 0xc0) == 0x80;
-        if (fleet_col_numeric(c))
-            snprintf(buf, sizeof(buf), "%*s", w + extra, h);
-        else
-            snprintf(buf, sizeof(buf), "%-*s", w + extra, h);
+        fit_pad(buf, sizeof(buf), fleet_cols[c].width, h, fleet_col_numeric(c));
         int attr = colors_attr(ROLE_LABEL) | (c == v->sort ? A_UNDERLINE : 0);
         attron(attr);
         addnstr(buf, COLS - getcurx(stdscr));

@@ -11,6 +11,7 @@
 #include "cli/fleet_batch.h"
 #include "cli/fleet_text.h"
 #include "cli/options.h"
+#include "cli/pcp_env.h"
 #include "cli/text_mode.h"
 #include "tui/fleet_tui.h"
 #include "tui/tui.h"
@@ -37,6 +38,10 @@ int main(int argc, char **argv)
         break;
     }
     diag_set_level(o.verbose);
+    if (pcp_env_apply(&o, err, sizeof(err)) < 0) { /* -z, -Z, --container */
+        fprintf(stderr, "parallax: %s\n", err);
+        return 2;
+    }
     recorder_global_init(); /* before any thread: --record, the r key */
     if (o.fleet && o.text)
         return fleet_text_run(&o);

@@ -32,6 +32,27 @@ size_t fit_bytes(const char *text, int cells)
     return i;
 }
 
+void fit_pad(char *buf, size_t n, int width, const char *text, bool right)
+{
+    if (n == 0)
+        return;
+    /* the text first, then what room is left for the spaces */
+    size_t keep = fit_bytes(text, width);
+    if (keep > n - 1) {
+        keep = n - 1;
+        while (keep > 0 && ((unsigned char)text[keep] & 0xc0) == 0x80)
+            keep--;
+    }
+    int pad = width - fit_cells(text);
+    pad = pad < 0 ? 0 : pad;
+    if ((size_t)pad > n - 1 - keep)
+        pad = (int)(n - 1 - keep);
+    if (right)
+        snprintf(buf, n, "%*s%.*s", pad, "", (int)keep, text);
+    else
+        snprintf(buf, n, "%.*s%*s", (int)keep, text, pad, "");
+}
+
 bool fit_text(char *buf, size_t n, int width, const char *text, bool utf8)
 {
     if (n == 0)

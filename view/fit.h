@@ -23,6 +23,11 @@ int fit_cells(const char *text);
 /* The bytes of text's first `cells` characters (all of it when shorter). */
 size_t fit_bytes(const char *text, int cells);
 
+/* text in exactly `width` cells, for a table's column: its first `width`
+ * characters (cut silently: a column's width is its own) and spaces to
+ * the width, after it (left-aligned) or before it (right). */
+void fit_pad(char *buf, size_t n, int width, const char *text, bool right);
+
 /* text in at most `width` cells: whole, or cut with an ellipsis ("…", "~"
  * in ASCII) in its last cell. True when whole. */
 bool fit_text(char *buf, size_t n, int width, const char *text, bool utf8);

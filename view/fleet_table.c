@@ -4,14 +4,15 @@
 #include <string.h>
 #include <time.h>
 
-/* A cell padded to its column: names and text left, numbers right. */
+#include "view/fit.h"
+
+/* A cell padded to its column's cells (view/fit.h: a UTF-8 name takes
+ * fewer cells than bytes): names and text left, numbers right. */
 static void print_cell(FILE *f, enum fleet_col c, const char *text)
 {
-    int w = fleet_cols[c].width;
-    if (fleet_col_numeric(c))
-        fprintf(f, " %*.*s", w, w, text);
-    else
-        fprintf(f, " %-*.*s", w, w, text);
+    char buf[512];
+    fit_pad(buf, sizeof(buf), fleet_cols[c].width, text, fleet_col_numeric(c));
+    fprintf(f, " %s", buf);
 }
 
 void fleet_table_print(FILE *f, const struct fleet_view *v,
@@ -25,13 +26,8 @@ void fleet_table_print(FILE *f, const struct fleet_view *v,
     fleet_view_summary(v, m, r, now, summary, sizeof(summary));
     fprintf(f, "parallax fleet %s %s\n%s\n", m->url, stamp, summary);
     for (int c = 0; c < FC_COUNT; c++) {
-        const char *h =
-            utf8 ? fleet_cols[c].header : fleet_cols[c].header_ascii;
-        int extra = 0; /* bytes beyond one per cell: "×" is two, one cell */
-        for (const char *p = h; *p; p++)
-            extra += ((unsigned char)*p & 0xc0) == 0x80;
-        int w = fleet_cols[c].width + extra;
-        fprintf(f, fleet_col_numeric(c) ? " %*s" : " %-*s", w, h);
+        print_cell(f, c,
+                   utf8 ? fleet_cols[c].header : fleet_cols[c].header_ascii);
     }
     fputc('\n', f);
     for (int k = 0; k < 3; k++) {

@@ -4,7 +4,6 @@
  * uncertainty). Rows without a figure sort last either way. */
 #include "view/fleet_view.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,87 +36,11 @@ bool fleet_col_numeric(enum fleet_col c)
     }
 }
 
-static const struct {
-    const char *key;
-    enum fleet_col col;
-    bool role;
-} filter_keys[] = {
-    {"host", FC_HOST, false},       {"kernel", FC_KERNEL, false},
-    {"variant", FC_VARIANT, false}, {"name", FC_NAME, false},
-    {"state", FC_STATE, false},     {"role", FC_NAME, true},
-};
-
-int fleet_filter_parse(const char *text, struct fleet_filter *f, char *err,
-                       size_t errlen)
-{
-    char buf[256];
-    memset(f, 0, sizeof(*f));
-    snprintf(buf, sizeof(buf), "%s", text);
-    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok;
-         tok = strtok_r(NULL, " \t", &save)) {
-        if (f->n == FLEET_FILTER_MAX) {
-            snprintf(err, errlen, "more than %d filter terms; use fewer",
-                     FLEET_FILTER_MAX);
-            return -1;
-        }
-        char *colon = strchr(tok, ':');
-        const char *glob = colon ? colon + 1 : tok;
-        int k = 3; /* a bare word: the name */
-        if (colon) {
-            *colon = '\0';
-            for (k = 0; k < (int)(sizeof(filter_keys) / sizeof(filter_keys[0]));
-                 k++)
-                if (strcmp(tok, filter_keys[k].key) == 0)
-                    break;
-            if (k == (int)(sizeof(filter_keys) / sizeof(filter_keys[0]))) {
-                snprintf(err, errlen,
-                         "no filter '%.40s:'; use host:, kernel:, variant:, "
-                         "name:, state: or role: with a glob",
-                         tok);
-                return -1;
-            }
-        }
-        if (!*glob || strlen(glob) >= sizeof(f->term[0].glob)) {
-            snprintf(err, errlen,
-                     "filter '%.40s' needs a glob of 1 to %zu "
-                     "characters after the colon",
-                     tok, sizeof(f->term[0].glob) - 1);
-            return -1;
-        }
-        f->term[f->n].col = filter_keys[k].col;
-        f->term[f->n].role = filter_keys[k].role;
-        snprintf(f->term[f->n].glob, sizeof(f->term[0].glob), "%s", glob);
-        f->n++;
-    }
-    return 0;
-}
-
 void fleet_view_init(struct fleet_view *v)
 {
     memset(v, 0, sizeof(*v));
     v->sort = FC_DRIFT;
     v->wl = -1;
-}
-
-static const char *role_name(enum fleet_role r)
-{
-    return r == FLEET_HOST ? "host" : r == FLEET_GUEST ? "guest" : "none";
-}
-
-static const char *state_name(enum fleet_state s)
-{
-    return s == FLEET_LIVE    ? "live"
-           : s == FLEET_LATE  ? "late"
-           : s == FLEET_STALE ? "stale"
-                              : "no data";
-}
-
-static bool has_role_term(const struct fleet_filter *f)
-{
-    for (int t = 0; t < f->n; t++)
-        if (f->term[t].role)
-            return true;
-    return false;
 }
 
 static bool matches(const struct fleet_view *v, const struct fleet_model *m,
@@ -128,30 +51,7 @@ static bool matches(const struct fleet_view *v, const struct fleet_model *m,
         return false;
     if (guests_only && s->lab.role == FLEET_HOST)
         return false;
-    for (int t = 0; t < v->filter.n; t++) {
-        const char *text = "";
-        switch (v->filter.term[t].col) {
-        case FC_HOST:
-            text = s->lab.host;
-            break;
-        case FC_KERNEL:
-            text = s->release;
-            break;
-        case FC_VARIANT:
-            text = s->lab.variant;
-            break;
-        case FC_STATE:
-            text = state_name(s->state);
-            break;
-        default:
-            text =
-                v->filter.term[t].role ? role_name(s->lab.role) : s->lab.name;
-            break;
-        }
-        if (fnmatch(v->filter.term[t].glob, text, 0) != 0)
-            return false;
-    }
-    return true;
+    return fleet_filter_match(&v->filter, s);
 }
 
 /* The workload ratio of source i for registry workload w: against its
@@ -233,7 +133,7 @@ static const char *sort_text(const struct fleet_model *m, int i,
     case FCK_VARIANT:
         return s->lab.variant;
     case FCK_STATE:
-        return state_name(s->state);
+        return fleet_state_name(s->state);
     default:
         return s->lab.name;
     }
@@ -335,7 +235,7 @@ void fleet_view_build(struct fleet_view *v, const struct fleet_model *m,
         v->cap = m->n;
     }
     /* guests, unless the filter asks for a role or there are none */
-    bool guests_only = !has_role_term(&v->filter) && m->nguests > 0;
+    bool guests_only = !fleet_filter_has_role(&v->filter) && m->nguests > 0;
     v->nrows = 0;
     for (int i = 0; i < m->n; i++)
         if (matches(v, m, i, guests_only))
@@ -434,9 +334,9 @@ void fleet_cell_text(const struct fleet_view *v, const struct fleet_model *m,
     case FCK_STATE:
         if (s->state == FLEET_STALE || s->state == FLEET_LATE) {
             age_text(now - s->seen_at, age, sizeof(age));
-            snprintf(buf, n, "%s %s", state_name(s->state), age);
+            snprintf(buf, n, "%s %s", fleet_state_name(s->state), age);
         } else {
-            snprintf(buf, n, "%s", state_name(s->state));
+            snprintf(buf, n, "%s", fleet_state_name(s->state));
         }
         break;
     case FCK_KERNEL:

@@ -12,6 +12,7 @@
 
 #include "fleet/fleet_model.h"
 #include "fleet/fleet_run.h"
+#include "view/fleet_filter.h"
 
 enum fleet_col_kind {
     FCK_NAME,
@@ -71,23 +72,6 @@ extern const struct fleet_col_desc fleet_cols[FC_COUNT];
 /* True for a column of numbers (sortable worst first, with a
  * distribution). */
 bool fleet_col_numeric(enum fleet_col c);
-
-#define FLEET_FILTER_MAX 8
-
-/* A filter: every term must match (shell globs): host:H kernel:K
- * variant:V name:N state:S role:R, or a bare word for name. */
-struct fleet_filter {
-    int n;
-    struct {
-        enum fleet_col col; /* FC_HOST, FC_KERNEL, ... */
-        bool role;          /* matches the role instead */
-        char glob[48];
-    } term[FLEET_FILTER_MAX];
-};
-
-/* Parses text into f. 0, or -1 with a one-line reason in err. */
-int fleet_filter_parse(const char *text, struct fleet_filter *f, char *err,
-                       size_t errlen);
 
 /* The distribution of a column over the rows shown. */
 struct fleet_dist {

@@ -17,7 +17,12 @@
 #   2. in new mount, PID, network (loopback only), UTS and IPC namespaces,
 #      chrooted, with /proc, /sys, /dev (a devpts of its own), a tmpfs on
 #      /run (so no /run/pcp) and /dev/shm: `bash .ci/run`.
-# Needs root and debootstrap (scripts/deps.sh fresh). About 20 minutes.
+# Then the packages' run (tests/fresh/packages.sh): the two packages
+# step 2 built (make check's make guest builds them) are installed with
+# `apt install ./...deb` into a second fresh Debian 12 that has no source
+# tree, used and removed there; its line ends the output. The exit status
+# is .ci/run's, or the packages' run's when .ci/run passed.
+# Needs root and debootstrap (scripts/deps.sh fresh). About 30 minutes.
 # Usage: tests/fresh/run.sh [COMMIT]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,88 +30,37 @@ commit=$(git -C "$repo" rev-parse --verify "${1:-HEAD}^{commit}") || {
     echo "fresh: '${1:-HEAD}' is not a commit of $repo" >&2
     exit 2
 }
-say() { echo "fresh: $*" >&2; }
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 [ "$(id -u)" = 0 ] || { say "needs root (debootstrap, chroot, namespaces)"; exit 2; }
 command -v debootstrap >/dev/null || { say "no debootstrap; run scripts/deps.sh fresh"; exit 2; }
 
-# mirror: the deb.debian.org URI of this machine's apt (deb822 or one-line)
-mirror=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
-    grep -oE 'https?://deb\.debian\.org/debian/?( |$)' | head -n 1 | tr -d ' ' ||
-    true)
+mirror=$(fresh_mirror)
 [ -n "$mirror" ] || { say "this machine's apt uses no deb.debian.org mirror"; exit 2; }
 
 root=$(mktemp -d "${FRESH_DIR:-/var/tmp}/parallax-fresh.XXXXXX")
-chmod 755 "$root" # its /: users such as pcp, _apt and man walk through it
+debs=$(mktemp -d "${FRESH_DIR:-/var/tmp}/parallax-fresh-debs.XXXXXX")
 # shellcheck disable=SC2317 # run by the trap
 cleanup() {
     local rc=$?
-    # every mount was made inside the namespaces and went with them; a
-    # mount left here would make rm -rf reach this machine's files
-    if findmnt -rn -o TARGET | grep -q "^$root"; then
-        say "mounts left under $root; not removing it"
-    elif [ "${KEEP:-0}" = 1 ]; then
-        say "kept $root"
-    else
-        rm -rf --one-file-system "$root"
-    fi
+    fresh_cleanup "$root"
+    rm -rf "$debs"
     exit "$rc"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 say "debootstrap bookworm from $mirror into $root"
-debootstrap --variant=minbase --include=ca-certificates,git,make,iproute2 \
-    bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 || {
-    tail -n 20 "$root.debootstrap.log" >&2
-    rm -f "$root.debootstrap.log"
-    say "debootstrap failed"
-    exit 1
-}
-rm -f "$root.debootstrap.log"
-# the same suites as this machine (updates, security), from the same mirror
-rm -f "$root/etc/apt/sources.list"
-for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list; do
-    [ -f "$f" ] && grep -q 'deb\.debian\.org' "$f" &&
-        cp "$f" "$root/etc/apt/${f#/etc/apt/}"
-done
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost\n127.0.1.1\tparallax-fresh\n' \
-    >"$root/etc/hosts"
-echo parallax-fresh >"$root/etc/hostname"
+fresh_root "$root" "$mirror" git,make,iproute2 || exit 1
 
 say "clean clone of $commit"
 git clone -q --no-local "$repo" "$root/root/parallax"
 git -C "$root/root/parallax" checkout -q --detach "$commit"
 
-# in_root NET_FLAG COMMAND: COMMAND (a bash script) as root in the new
-# root, in namespaces of its own; NET_FLAG --net gives it a network
-# namespace with only loopback, up.
-in_root() {
-    local cmd=$2 ns=(--mount --pid --uts --ipc)
-    [ -z "$1" ] || ns+=("$1")
-    # shellcheck disable=SC2016 # expanded by the inner shell
-    unshare "${ns[@]}" --fork \
-        env ROOT="$root" CMD="$cmd" NET="$1" bash -c '
-        set -e
-        hostname parallax-fresh
-        [ -z "$NET" ] || ip link set lo up
-        mount --bind "$ROOT" "$ROOT" # a mount point, as / is (ip netns)
-        mount -t proc proc "$ROOT/proc" # of this PID namespace
-        mount --rbind /sys "$ROOT/sys"
-        mount --rbind /dev "$ROOT/dev"
-        mount -t devpts -o newinstance,ptmxmode=0666,mode=620,gid=5 devpts "$ROOT/dev/pts"
-        mount --bind "$ROOT/dev/pts/ptmx" "$ROOT/dev/ptmx"
-        mount -t tmpfs -o mode=1777 tmpfs "$ROOT/dev/shm"
-        mount -t tmpfs -o mode=755 tmpfs "$ROOT/run"
-        exec chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
-            PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-            TERM=xterm-256color bash -c "cd /root/parallax && $CMD"'
-}
-
 say "step 1 (network): scripts/deps.sh, guest/deps.sh, the guests' kernels"
 # the 6.12 kernels too: test_kernel_variants fetches them through apt (in
 # CI, with the network); here step 2 finds them in the cache instead
-in_root "" 'scripts/deps.sh && guest/deps.sh && guest/fetch-kernel.sh build/guest >/dev/null &&
+in_root "$root" "" /root/parallax 'scripts/deps.sh && guest/deps.sh && guest/fetch-kernel.sh build/guest >/dev/null &&
     for v in 6.12 6.12-rt; do
         guest/fetch-kernel.sh --variant $v --cache build/guest/cache build/guest/kernels/$v >/dev/null || exit 1
     done'
@@ -114,6 +68,15 @@ in_root "" 'scripts/deps.sh && guest/deps.sh && guest/fetch-kernel.sh build/gues
 
 say "step 2 (no network, no pmcd has ever run here): bash .ci/run"
 rc=0
-in_root --net 'bash .ci/run' || rc=$?
+in_root "$root" --net /root/parallax 'bash .ci/run' || rc=$?
 say ".ci/run exited $rc"
-exit "$rc"
+[ "$rc" = 0 ] || exit "$rc"
+
+# the packages make check built, for a machine without the source tree
+cp "$root"/root/parallax/build/deb/parallax_*.deb \
+    "$root"/root/parallax/build/deb/pcp-pmda-parallax_*.deb "$debs/" || {
+    say "make check built no packages in build/deb"
+    exit 1
+}
+fresh_cleanup "$root"
+"$here/packages.sh" "$debs"

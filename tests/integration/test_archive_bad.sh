@@ -3,10 +3,11 @@
 # record, a file that is no archive, an archive of none of parallax's
 # metrics, a directory without one, and an archive whose host clock
 # jumped are each refused in one line naming the file and what is wrong,
-# exit 2; next to a live guest the column says why instead. A recording
-# killed with SIGKILL reads to its last record, in PCP's tools and in a
-# replay. The bad archives are made with PCP's own python writer
-# (pcp.pmi) or by cutting a real recording, not with parallax's writer.
+# exit 2 (a cut one also as a member of a list of archives, -a A,B);
+# next to a live guest the column says why instead. A recording killed
+# with SIGKILL reads to its last record, in PCP's tools and in a replay.
+# The bad archives are made with PCP's own python writer (pcp.pmi) or by
+# cutting a real recording, not with parallax's writer.
 set -u
 export LANG=C.UTF-8 LC_ALL=
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -126,6 +127,9 @@ expect_fail 2 "^parallax: $work/jump: the host's clock jumped \+3600\.0 s before
     "$bin" --text -n 1 -a "$work/jump"
 expect_fail 2 "^parallax: $work/cut/a\.0: truncated" \
     "$bin" --text -n 1 --baseline "$work/cut"
+# a list (-a A,B, issue 28): each member is checked as an archive alone
+expect_fail 2 "^parallax: $work/cut/a\.0: truncated: its last record is cut short" \
+    "$bin" --text -n 1 -a "$good,$work/cut/a"
 for d in cut corrupt; do
     cmp -s "$good.0" "$work/$d/a.0" && fail "$d is not damaged"
 done

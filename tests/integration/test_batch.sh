@@ -94,7 +94,9 @@ grep -q '^parallax: 2 of 4 runs did not complete' "$work/err" || fail "no summar
 echo "ok: a down guest: this host's runs all done, the guest's noted failed, exit 1"
 
 expect_fail 2 "--batch: 'nosuch' is neither a suite" "$bin" --batch nosuch
-expect_fail 2 "add --batch" "$bin" --text -o "$work/x.txt"
+# with --text, -o is a format (pmrep's); a file is -F, a report --batch -o
+expect_fail 2 "with --text, -o names a format.*a report to --batch -o FILE" "$bin" --text -o "$work/x.txt"
+expect_fail 2 "-o and -F go with --text .* or --batch" "$bin" -o "$work/x.txt"
 expect_fail 2 "repeats '0'" "$bin" --batch quick -r 0
 expect_fail 2 "damaged report" "$bin" --text -n 1 --baseline "$work/err"
 echo '{"format": "parallax-report", "version": 9}' >"$work/v9.json"

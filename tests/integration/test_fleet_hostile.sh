@@ -146,6 +146,30 @@ grep -aq "^hosts 1, guests 1, live 2, .*key-value server no longer lists 2 of th
     "$work/text.out" || fail "a fleet no query finds: $(grep -a '^hosts\|^no fleet' "$work/text.out" | tail -3)"
 echo "ok: $(said 'no longer lists' | cut -c1-150)"
 
+# --- a UTF-8 label: shown as it is, its row lined up with the header ----
+# (base/safe_text keeps printable UTF-8; the table pads by cells, so the
+# columns after a name of 6 characters in 8 bytes start where the header's
+# do: issue 25)
+serve --guest-name "gäst-ü"
+LC_ALL=C.UTF-8 "$bin" --fleet "$url" --text -n 3 -t 0.5 >"$work/text.out" 2>"$work/text.err"
+grep -aq '^ gäst-ü ' "$work/text.out" ||
+    fail "the UTF-8 name is not shown as it is: $(grep -a 'h01 ' "$work/text.out" | tail -1)"
+# the cell (character) where each header word and each word of the row
+# start, the same for the row's host (h01, under "host") and its state
+# (live, under "state")
+LC_ALL=C.UTF-8 python3 - "$work/text.out" <<'PY' || fail "the columns do not line up after a UTF-8 name: $(grep -a -e '^ guest' -e '^ gäst' "$work/text.out" | tail -2)"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+head = [l for l in lines if l.startswith(" guest ")][-1]
+row = [l for l in lines if l.startswith(" gäst-ü ")][-1]
+for word, under in (("h01", "host"), ("live", "state"), ("6.1.0-hostile", "kernel")):
+    if row.index(" " + word) != head.index(" " + under):
+        sys.exit(f"{word} at cell {row.index(' ' + word)}, {under} at {head.index(' ' + under)}")
+if len(row) != len(head):
+    sys.exit(f"the row is {len(row)} cells, the header {len(head)}")
+PY
+echo "ok: a UTF-8 name shown whole, its row's columns under the header's"
+
 # --- huge answers: refused in one line, not held -------------------------
 # peak_kb ARGS...: the peak memory of parallax --fleet URL --text ARGS
 peak_kb() {

@@ -118,13 +118,14 @@ workload_done() {
         grep -q "\"$1\"\] value \"done\""
 }
 
-# check_pmda: pmdaparallax answers in the guest, and a store from the host
-# starts a workload there (what parallax does to drive guests).
+# check_pmda: pmdaparallax, as its package pcp-pmda-parallax holds it,
+# answers in the guest, and a store from the host starts a workload there
+# (what parallax does to drive guests); an exec workload finds the helper
+# the package puts beside the agent.
 check_pmda() {
-    if [ ! -d "$gdir/root/var/lib/pcp/pmdas/parallax" ]; then
-        echo "skip: A: pmdaparallax was not built, so none in the guest"
-        return
-    fi
+    [ -L "$gdir/root/var/lib/pcp/pmdas/parallax/pmdaparallax" ] &&
+        [ -x "$gdir/root/usr/lib/pcp/pmdas/parallax/parallax-hello" ] ||
+        fail "A: the image does not hold the agent as its package lays it out"
     local user
     user=$(metric "$PORT" parallax.agent.user)
     [ -n "$user" ] || fail "A: pmdaparallax does not answer in the guest"
@@ -133,7 +134,12 @@ check_pmda() {
         fail "A: the host could not start a workload in the guest"
     wait_for 30 workload_done syscall-null ||
         fail "A: syscall-null did not finish in the guest"
-    echo "ok: A: pmdaparallax (user $user) ran syscall-null on the host's store"
+    pmstore -h "127.0.0.1:$PORT" parallax.control.start \
+        "fork-exec --duration=0.2" >/dev/null ||
+        fail "A: the host could not start fork-exec in the guest"
+    wait_for 30 workload_done fork-exec ||
+        fail "A: fork-exec did not finish in the guest (its helper beside the agent?)"
+    echo "ok: A: pmdaparallax (user $user) from its package ran syscall-null and fork-exec on the host's store"
 }
 
 # check_steps NAME CLOCK_PATTERN: boot.sh's stderr holds each boot step, in

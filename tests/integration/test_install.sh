@@ -1,7 +1,8 @@
 #!/bin/bash
 # make install honours DESTDIR and PREFIX: into a temporary root it puts
-# the binaries, the exec helpers and the archive reader, the man pages, the themes and the PMDA's
-# files, nothing else; the installed binaries answer --version and find
+# the binaries, the exec helpers and the archive reader, the man pages,
+# the themes, the demo guest's builder, the PMDA's files and pcp(1)'s
+# link to parallax (pcp-parallax), nothing else; the installed binaries answer --version and find
 # their helper under the new PREFIX; each man page renders without a
 # warning and names every long option its program's --help lists.
 set -u
@@ -12,8 +13,9 @@ build=${build#"$here"/}
 [ -x "$here/$build/parallax" ] || fail "no $build/parallax; run make build"
 command -v groff >/dev/null && command -v man >/dev/null ||
     fail "groff and man-db are needed (scripts/deps.sh installs them)"
-eval "$(sed -n 's/^\(PCP_PMDAS_DIR\)=\(.*\)$/\1=\2/p' /etc/pcp.conf)"
+eval "$(sed -n 's/^\(PCP_PMDAS_DIR\|PCP_BINADM_DIR\)=\(.*\)$/\1=\2/p' /etc/pcp.conf)"
 pmdas=${PCP_PMDAS_DIR#/}
+binadm=${PCP_BINADM_DIR#/}
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -30,6 +32,10 @@ usr/share/man/man1/parallax.1 644
 usr/share/man/man1/parallax-run.1 644
 usr/share/man/man1/pmdaparallax.1 644
 usr/share/parallax/themes/default.theme 644
+usr/share/parallax/guest/boot.sh 755
+usr/share/parallax/guest/build-image.sh 755
+usr/share/parallax/guest/init 755
+usr/share/parallax/guest/clock_sync.c 644
 $pmdas/parallax/pmdaparallax 755
 $pmdas/parallax/Install 755
 $pmdas/parallax/Remove 755
@@ -41,9 +47,14 @@ while read -r f mode; do
     [ -f "$root/$f" ] || fail "not installed: /$f"
     [ "$(stat -c %a "$root/$f")" = "$mode" ] || fail "/$f: mode not $mode"
 done <<<"$want"
+# pcp(1)'s command mode: `pcp parallax` runs $PCP_BINADM_DIR/pcp-parallax
+[ "$(readlink "$root/$binadm/pcp-parallax")" = /usr/bin/parallax ] ||
+    fail "no /$binadm/pcp-parallax linking to /usr/bin/parallax"
+[ "$(readlink "$root/usr/share/man/man1/pcp-parallax.1")" = parallax.1 ] ||
+    fail "no pcp-parallax(1) linking to parallax(1)"
 # nothing outside these places (the themes are the theme helper's list)
 stray=$(cd "$root" && find . -type f | sed 's|^\./||' |
-    grep -vE "^(usr/bin/parallax(-run)?|usr/libexec/parallax/parallax-(hello(-dyn)?|archive)|usr/share/man/man1/(parallax|parallax-run|pmdaparallax)\.1|usr/share/parallax/themes/[^/]+|$pmdas/parallax/[^/]+)$")
+    grep -vE "^(usr/bin/parallax(-run)?|usr/libexec/parallax/parallax-(hello(-dyn)?|archive)|usr/share/man/man1/(parallax|parallax-run|pmdaparallax)\.1|usr/share/parallax/(themes|guest)/[^/]+|$pmdas/parallax/[^/]+)$")
 [ -z "$stray" ] || fail "installed where it should not: $stray"
 echo "ok: make install DESTDIR=... PREFIX=/usr: $(cd "$root" && find . -type f | wc -l) files where they belong"
 

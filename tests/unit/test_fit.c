@@ -193,6 +193,27 @@ static void test_text(void **state)
     assert_string_equal(buf, "fai\u2026");
 }
 
+/* A table's cell: padded to its width in cells, not bytes (a UTF-8 name
+ * lines up), cut silently at a character when longer. */
+static void test_pad(void **state)
+{
+    (void)state;
+    char buf[32];
+    fit_pad(buf, sizeof(buf), 8, "g\u00e4st-\u00fc", false);
+    assert_string_equal(buf, "g\u00e4st-\u00fc  ");
+    assert_int_equal(fit_cells(buf), 8);
+    fit_pad(buf, sizeof(buf), 8, "\u00b185", true);
+    assert_string_equal(buf, "     \u00b185");
+    fit_pad(buf, sizeof(buf), 3, "\u00e4\u00e4\u00e4\u00e4", false);
+    assert_string_equal(buf, "\u00e4\u00e4\u00e4");
+    fit_pad(buf, sizeof(buf), 0, "x", false);
+    assert_string_equal(buf, "");
+    /* a buffer too small: whole characters of it, never half of one */
+    char tiny[4];
+    fit_pad(tiny, sizeof(tiny), 8, "\u00e4\u00e4\u00e4", false);
+    assert_string_equal(tiny, "\u00e4 "); /* 2 bytes, a space, the NUL */
+}
+
 static void test_wrap(void **state)
 {
     (void)state;
@@ -267,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_drifts_read_back),
         cmocka_unit_test(test_durations),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_pad),
         cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_ratios),
         cmocka_unit_test(test_rates_and_si),

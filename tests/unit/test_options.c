@@ -2,6 +2,7 @@
  * input (the caller exits 2 with them): decimal numbers only, printable
  * arguments only, errors that keep their reason after a long echo, no
  * empty --batch, no guest twice, no unknown theme in any mode. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -70,12 +71,144 @@ static void test_bad_intervals(void **state)
 {
     (void)state;
     const char *bad[] = {"0",     "-1",  "abc", "1x", "nan",
-                         "99999", "0x1", " 1",  "1e", "inf"};
+                         "99999", "0x1", "1e",  "inf"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         const char *argv[] = {"parallax", "-t", bad[i], NULL};
         assert_int_equal(parse(3, argv), OPT_ERROR);
         assert_non_null(strstr(err, "interval"));
         assert_non_null(strstr(err, bad[i]));
+    }
+}
+
+/* -t in PCP's interval syntax (pmParseInterval(3)) as well as seconds */
+static void test_pcp_intervals(void **state)
+{
+    (void)state;
+    const struct {
+        const char *arg;
+        double secs;
+    } ok[] = {
+        {"2sec", 2},          {"500msec", 0.5}, {"1min", 60},
+        {"1 min 30 sec", 90}, {"0.25", 0.25},   {"1hour", 3600},
+        {"100msec", 0.1},     {" 1", 1}}; /* PCP's parser skips the blank */
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        const char *argv[] = {"parallax", "-t", ok[i].arg, NULL};
+        assert_int_equal(parse(3, argv), OPT_RUN);
+        assert_true(fabs(o.interval - ok[i].secs) < 1e-9);
+    }
+    const char *bad[] = {"50msec", "2hour", "2 parsecs", "sec"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        const char *argv[] = {"parallax", "-t", bad[i], NULL};
+        assert_int_equal(parse(3, argv), OPT_ERROR);
+        assert_non_null(strstr(err, "PCP interval (500msec, 2sec, 1min)"));
+    }
+}
+
+/* pmGetOptions' letters: -s for samples, -S -T -O only with -a, -z or
+ * -Z, not both; -A refused */
+static void test_pcp_letters(void **state)
+{
+    (void)state;
+    const char *s[] = {"parallax", "--text", "-s", "4", NULL};
+    assert_int_equal(parse(4, s), OPT_RUN);
+    assert_int_equal(o.samples, 4);
+    const char *win[] = {"parallax", "-S", "+1sec", "--text", NULL};
+    assert_int_equal(parse(4, win), OPT_ERROR);
+    assert_non_null(strstr(err, "add -a ARCHIVE"));
+    const char *bad[] = {"parallax", "-a", "x", "-T", "junk", NULL};
+    assert_int_equal(parse(5, bad), OPT_ERROR);
+    assert_non_null(strstr(err, "-T 'junk' is not a time PCP knows"));
+    const char *good[] = {"parallax", "-a",    "x",  "-S",      "+1sec",
+                          "-T",       "-2sec", "-O", "+1.5sec", NULL};
+    assert_int_equal(parse(9, good), OPT_RUN);
+    assert_string_equal(o.start, "+1sec");
+    assert_string_equal(o.origin, "+1.5sec");
+    const char *zz[] = {"parallax", "-z", "-Z", "UTC", NULL};
+    assert_int_equal(parse(4, zz), OPT_ERROR);
+    assert_non_null(strstr(err, "-z and -Z"));
+    const char *al[] = {"parallax", "-A", "1min", NULL};
+    assert_int_equal(parse(3, al), OPT_ERROR);
+    assert_non_null(strstr(err, "-A"));
+}
+
+/* -o and -F: pmrep's with --text, the report and the CSV with --batch */
+static void test_outputs(void **state)
+{
+    (void)state;
+    const char *csv[] = {"parallax", "--text", "-o", "csv",
+                         "-F",       "r.csv",  NULL};
+    assert_int_equal(parse(6, csv), OPT_RUN);
+    assert_true(o.csv);
+    assert_null(o.output);
+    assert_string_equal(o.output_file, "r.csv");
+    const char *tab[] = {"parallax", "--text", "-o", "stdout", NULL};
+    assert_int_equal(parse(4, tab), OPT_RUN);
+    assert_false(o.csv);
+    const char *file[] = {"parallax", "--text", "-o", "run.txt", NULL};
+    assert_int_equal(parse(4, file), OPT_ERROR);
+    assert_non_null(strstr(err, "-F FILE"));
+    const char *batch[] = {"parallax", "--batch", "quick", "-o",
+                           "r.txt",    "-F",      "r.csv", NULL};
+    assert_int_equal(parse(7, batch), OPT_RUN);
+    assert_string_equal(o.output, "r.txt");
+    assert_false(o.csv);
+    const char *bcsv[] = {"parallax", "--batch", "quick", "-o", "csv", NULL};
+    assert_int_equal(parse(5, bcsv), OPT_ERROR);
+    assert_non_null(strstr(err, "-o ./csv"));
+    const char *live[] = {"parallax", "-F", "x.csv", NULL};
+    assert_int_equal(parse(3, live), OPT_ERROR);
+    assert_non_null(strstr(err, "--text"));
+}
+
+/* what pcp(1) passes: its options in the environment, first */
+static void test_pcp_environment(void **state)
+{
+    (void)state;
+    setenv("PCP_HOST", "vm1:44321", 1);
+    setenv("PCP_INTERVAL", "2sec", 1);
+    setenv("PCP_SAMPLES", "3", 1);
+    const char *argv[] = {"parallax", "--text", "-h", "vm2", NULL};
+    assert_int_equal(parse(4, argv), OPT_RUN);
+    assert_int_equal(o.nguests, 2);
+    assert_string_equal(o.guests[0].target, "vm1:44321");
+    assert_string_equal(o.guests[1].target, "vm2");
+    assert_true(o.interval == 2);
+    assert_int_equal(o.samples, 3);
+    /* the command line comes after, so it wins */
+    const char *t[] = {"parallax", "--text", "-t", "0.5", NULL};
+    assert_int_equal(parse(4, t), OPT_RUN);
+    assert_true(o.interval == 0.5);
+    unsetenv("PCP_HOST");
+    unsetenv("PCP_INTERVAL");
+    unsetenv("PCP_SAMPLES");
+    setenv("PCP_ALIGN_TIME", "1min", 1);
+    const char *a[] = {"parallax", "--text", NULL};
+    assert_int_equal(parse(2, a), OPT_ERROR);
+    assert_non_null(strstr(err, "PCP_ALIGN_TIME"));
+    unsetenv("PCP_ALIGN_TIME");
+    assert_int_equal(parse(2, a), OPT_RUN);
+}
+
+/* --container=[LABEL=]NAME[@HOST[:PORT]]: a guest column whose target
+ * carries PCP's container attribute */
+static void test_container(void **state)
+{
+    (void)state;
+    const char *a[] = {"parallax",    "--container",    "web",
+                       "--container", "db=pg@vm1:4000", NULL};
+    assert_int_equal(parse(5, a), OPT_RUN);
+    assert_int_equal(o.nguests, 2);
+    assert_int_equal(o.ncontainers, 2);
+    assert_string_equal(o.guests[0].name, "web");
+    assert_string_equal(o.guests[0].target, "localhost?container=web");
+    assert_string_equal(o.guests[1].name, "db");
+    assert_string_equal(o.guests[1].target, "vm1:4000?container=pg");
+    assert_string_equal(o.containers[1].host, "vm1:4000");
+    const char *bad[] = {"", "a b", "=x", "x;rm", "l=@h"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        const char *argv[] = {"parallax", "--container", bad[i], NULL};
+        assert_int_equal(parse(3, argv), OPT_ERROR);
+        assert_non_null(strstr(err, "names no container"));
     }
 }
 
@@ -239,6 +372,11 @@ int main(void)
         cmocka_unit_test(test_bad_intervals),
         cmocka_unit_test(test_bad_samples_and_unknown),
         cmocka_unit_test(test_help_version),
+        cmocka_unit_test(test_pcp_intervals),
+        cmocka_unit_test(test_pcp_letters),
+        cmocka_unit_test(test_outputs),
+        cmocka_unit_test(test_pcp_environment),
+        cmocka_unit_test(test_container),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,6 +55,32 @@ static void test_utf8(void **state)
     assert_string_equal(safe("\x80x"), "?x");              /* stray byte */
 }
 
+/* The bidirectional controls (U+202E turns what follows around) and the
+ * line and paragraph separators: masked, each byte (the fleet's evil
+ * labels end in U+202E, tests/hostile_pmproxy.py). */
+static void test_bidi(void **state)
+{
+    (void)state;
+    assert_string_equal(safe("exe\xe2\x80\xaegpj"), "exe???gpj"); /* RLO */
+    assert_string_equal(safe("a\xe2\x81\xa6"
+                             "b"),
+                        "a???b"); /* LRI */
+    assert_string_equal(safe("a\xe2\x80\x8f"
+                             "b"),
+                        "a???b"); /* RLM */
+    assert_string_equal(safe("a\xe2\x80\xa8"
+                             "b"),
+                        "a???b"); /* LINE SEP */
+    assert_string_equal(safe("a\xd8\x9c"
+                             "b"),
+                        "a??b"); /* ALM */
+    assert_false(safe_text_ok("\xe2\x80\xad"));
+    /* their neighbours stay */
+    assert_string_equal(safe("\xe2\x80\xa6\xe2\x80\xaf"), "…\xe2\x80\xaf");
+    char out[16];
+    assert_string_equal(safe_text_copy(out, sizeof(out), NULL, 0), "");
+}
+
 static void test_copy(void **state)
 {
     (void)state;
@@ -76,6 +102,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_controls),
         cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_bidi),
         cmocka_unit_test(test_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
