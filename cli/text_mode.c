@@ -24,6 +24,7 @@
 #include "session/host_probe.h"
 #include "session/session.h"
 #include "view/text_view.h"
+#include "view/vm_text.h"
 
 #define FIRST_ANSWER_WAIT 15.0 /* s: a slow guest's first connection */
 
@@ -158,7 +159,10 @@ int text_mode_run(const struct options *o)
         } else {
             if (!printed)
                 text_view_legend(out, columns, utf8);
-            text_view_print(out, s.model, s.nsrc, s.interval, columns, utf8);
+            /* one refresh, one block: the host's view ends it */
+            text_view_print_open(out, s.model, s.nsrc, s.interval, columns,
+                                 utf8);
+            vm_text_print(out, &s, columns, utf8);
             fflush(out);
         }
         printed++;

@@ -16,9 +16,10 @@
 static int bad(char *err, size_t errlen, const char *arg, const char *why)
 {
     char shown[SAFE_TEXT_ECHO_MAX * 4 + 4];
-    snprintf(
-        err, errlen, "guest '%s': %s; give HOST[:PORT] or NAME=HOST[:PORT]",
-        safe_text_copy(shown, sizeof(shown), arg, SAFE_TEXT_ECHO_MAX), why);
+    snprintf(err, errlen,
+             "guest '%s': %s; give HOST[:PORT] or NAME=HOST[:PORT][,pid=N]",
+             safe_text_copy(shown, sizeof(shown), arg, SAFE_TEXT_ECHO_MAX),
+             why);
     return -1;
 }
 
@@ -46,7 +47,43 @@ static bool is_ipv6(const char *s, size_t len)
     return inet_pton(AF_INET6, addr, &a) == 1;
 }
 
+static int parse_spec(const char *arg, struct source_spec *out, char *err,
+                      size_t errlen);
+
+/* ",pid=N" at the end of arg: the guest's VM process on this host. */
 int source_spec_parse(const char *arg, struct source_spec *out, char *err,
+                      size_t errlen)
+{
+    const char *opt = strstr(arg, ",pid=");
+    if (!opt)
+        opt = strstr(arg, ",vm="); /* refused below, by name */
+    if (!opt) {
+        if (parse_spec(arg, out, err, errlen) < 0)
+            return -1;
+        out->pid = 0;
+        return 0;
+    }
+    char head[256];
+    if ((size_t)(opt - arg) >= sizeof(head))
+        return bad(err, errlen, arg, "the host is too long");
+    if (strncmp(opt, ",vm=", 4) == 0)
+        return bad(err, errlen, arg,
+                   "vm=NAME is not read yet: give ,pid=N, the process id of "
+                   "its VM (pgrep -a qemu)");
+    char *end;
+    long pid = strtol(opt + 5, &end, 10);
+    if (!isdigit((unsigned char)opt[5]) || *end != '\0' || pid < 1 ||
+        pid > 4194304)
+        return bad(err, errlen, arg,
+                   "pid= takes the process id of the guest's VM on this host");
+    snprintf(head, sizeof(head), "%.*s", (int)(opt - arg), arg);
+    if (parse_spec(head, out, err, errlen) < 0)
+        return -1;
+    out->pid = (int)pid;
+    return 0;
+}
+
+static int parse_spec(const char *arg, struct source_spec *out, char *err,
                       size_t errlen)
 {
     const char *eq = strchr(arg, '=');

@@ -1,5 +1,6 @@
 /* A source named on the command line or at the add-guest prompt:
- * "HOST[:PORT]" or "LABEL=HOST[:PORT]". */
+ * "HOST[:PORT]" or "LABEL=HOST[:PORT]", either followed by ",pid=N": the
+ * process on this host that runs the guest (its VM, for the host's view). */
 #ifndef PARALLAX_SOURCE_SPEC_H
 #define PARALLAX_SOURCE_SPEC_H
 
@@ -8,6 +9,7 @@
 struct source_spec {
     char name[64];    /* the column's label: LABEL, or HOST[:PORT] */
     char target[128]; /* what pmNewContext gets: HOST[:PORT] */
+    int pid;          /* its VM process on this host, 0 when not given */
 };
 
 /* Parses arg into out. 0, or -1 with a one-line message in err. */

@@ -329,6 +329,7 @@ static void on_out(void *ctx, char *line)
     char accel[8] = "";
     if (sscanf(line, "PORT=%d PID=%d ACCEL=%7s", &port, &pid, accel) >= 2) {
         g->port = port;
+        g->vm_pid = pid;
         set_accel(g, accel[0] ? accel : "?");
         g->state = DEMO_READY;
         set_progress(g, "%s up (%s), pmcd on 127.0.0.1:%d", g->name, g->accel,

@@ -26,6 +26,7 @@ struct demo_guest {
     int out_fd;               /* its stdout: the ready line */
     int err_fd;               /* its stderr: "boot: ..." progress */
     int port;                 /* forwarded pmcd port, once ready */
+    int vm_pid;               /* qemu's (or linux.uml's) pid, once ready */
     char accel[8];            /* "kvm", "tcg" or "uml" */
     char variants[128];       /* as given to --demo-guest */
     char name[64];            /* its column, "demo-uml"; "" not known yet */

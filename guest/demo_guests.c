@@ -2,6 +2,8 @@
  * a front end polls one descriptor however many guests boot. */
 #include "guest/demo_guests.h"
 
+#include "base/diag.h"
+
 #include "session/session.h"
 
 #include <errno.h>
@@ -79,6 +81,12 @@ static void add_ready(struct demo_guests *d, int k, struct session *s)
     struct source_spec spec;
     snprintf(spec.name, sizeof(spec.name), "%s", g->name);
     snprintf(spec.target, sizeof(spec.target), "127.0.0.1:%d", g->port);
+    spec.pid = g->vm_pid; /* the host's view joins its VM process */
+    if (spec.pid > 0 && session_add(s, &spec, err, sizeof(err)) == 0)
+        return;
+    if (spec.pid > 0) /* the guest still gets its column, unjoined */
+        DIAG(DIAG_WARN, "%s: %s", g->name, err);
+    spec.pid = 0;
     if (session_add(s, &spec, err, sizeof(err)) < 0) {
         snprintf(g->progress, sizeof(g->progress), "%s", err);
         g->state = DEMO_FAILED; /* it runs on, unwatched, until the end */

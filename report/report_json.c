@@ -2,6 +2,7 @@
  * oriented as on screen (> 1: worse in the guest). Each source object is
  * complete on its own so that a reader can take any one as a baseline. */
 #include "report/report_json.h"
+#include "report/vm_report.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -324,6 +325,7 @@ int report_json_write(FILE *f, const struct session *s, const struct jobs *j,
     json_t *root = report_json(s, j, meta);
     if (!root)
         return -1;
+    json_object_set_new(root, "vms", vm_report_json(s)); /* the host's view */
     int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (rc == 0)

@@ -3,6 +3,7 @@
  * what the screen said. ASCII only: no sparklines, "+-" for the interval,
  * "x" for ratios. */
 #include "report/report_text.h"
+#include "report/vm_report.h"
 
 #include <math.h>
 #include <string.h>
@@ -475,6 +476,7 @@ int report_text_write(FILE *f, const struct session *s, const struct jobs *j,
     print_index(f, s, j);
     print_counters(f, s);
     print_time(f, s, j);
+    vm_report_text(f, s);
     fprintf(f, "\n-- end of report --\n");
     return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }

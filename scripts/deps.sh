@@ -23,8 +23,9 @@ RUN="pcp redis-server curl python3-pcp"
 # linux-perf (perf bench) for a null system call timed by another tool,
 # lintian for the packages (make deb, test_deb), rt-tests (cyclictest) as
 # the reference of timer-lat's latencies, time (GNU time) for make bench's
-# latency cost
-TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf lintian rt-tests time"
+# latency cost, sysstat (pidstat -t) for the host's view of a VM's threads
+# read by another tool
+TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf lintian rt-tests time sysstat"
 PKGS="$BUILD $RUN $TEST"
 # make fuzz only (scripts/deps.sh fuzz): clang with libFuzzer and the
 # sanitizer runtimes

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "session/vm_watch.h"
 
 int freeze_take(struct freeze *f, const struct session *s, const struct jobs *j)
 {
@@ -21,6 +22,13 @@ int freeze_take(struct freeze *f, const struct session *s, const struct jobs *j)
     f->s->self = s->self;
     memcpy(f->s->model, s->model, sizeof(s->model[0]) * (size_t)s->nsrc);
     f->s->wake[0] = f->s->wake[1] = -1;
+    if (s->vms) { /* the host's view as it was; no scan cache of its own */
+        f->s->vms = malloc(sizeof(*f->s->vms));
+        if (!f->s->vms)
+            goto fail;
+        *f->s->vms = *s->vms;
+        f->s->vms->cache = NULL;
+    }
     *f->j = *j;
     /* the cells are the copy's own: none may point at the live ones */
     memset(f->j->cells, 0, sizeof(f->j->cells));
@@ -53,6 +61,8 @@ void freeze_release(struct freeze *f)
             free(f->j->cells[src]);
     }
     free(f->j);
+    if (f->s)
+        free(f->s->vms);
     free(f->s);
     f->s = NULL;
     f->j = NULL;

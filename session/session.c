@@ -10,6 +10,7 @@
 
 #include "base/diag.h"
 #include "collectors/sampler.h"
+#include "session/vm_watch.h"
 
 static int start_source(struct session *s, const char *name, const char *target,
                         const struct backend *const *candidates, char *err,
@@ -48,6 +49,7 @@ static int session_begin(struct session *s, double interval, char *err,
      * resident memory; slots are initialised as sources are added */
     s->nsrc = 0;
     s->interval = interval;
+    s->vms = NULL;
     selfcost_init(&s->self);
     if (pipe2(s->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
         snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
@@ -71,6 +73,7 @@ int session_open(struct session *s, double interval,
         return -1;
     if (start_source(s, "host", NULL, local_backends(), err, errlen) < 0)
         goto fail;
+    s->vms = vm_watch_new(); /* this host's VMs: none when out of memory */
     for (int g = 0; g < nguests; g++)
         if (session_add(s, &guests[g], err, errlen) < 0)
             goto fail;
@@ -130,8 +133,26 @@ int session_add_recorded(struct session *s, const struct source_spec *spec,
 int session_add(struct session *s, const struct source_spec *guest, char *err,
                 size_t errlen)
 {
-    return start_source(s, guest->name, guest->target, remote_backends, err,
-                        errlen);
+    char why[256];
+    if (guest->pid > 0 && !s->vms) {
+        snprintf(err, errlen,
+                 "guest '%s': pid= joins a guest with its VM on this host, "
+                 "which this session does not watch",
+                 guest->name);
+        return -1;
+    }
+    if (guest->pid > 0 && s->nsrc < SESSION_MAX_SOURCES &&
+        vm_watch_join(s->vms, s->nsrc, guest->pid, why, sizeof(why)) < 0) {
+        snprintf(err, errlen, "guest '%s': %s", guest->name, why);
+        return -1;
+    }
+    if (start_source(s, guest->name, guest->target, remote_backends, err,
+                     errlen) < 0) {
+        if (s->vms && s->nsrc < VM_WATCH_SOURCES)
+            s->vms->pid[s->nsrc] = 0;
+        return -1;
+    }
+    return 0;
 }
 
 unsigned session_store(const struct session *s, int src, const char *name,
@@ -188,6 +209,8 @@ bool session_update(struct session *s)
     for (int i = 0; i < s->nsrc; i++) {
         const struct sample *smp =
             s->sampler[i] ? sampler_take(s->sampler[i]) : NULL;
+        if (smp && i == 0 && s->vms) /* the VMs with the host's tick */
+            vm_watch_tick(s->vms, smp->t_after);
         if (smp) {
             enum source_state was = s->model[i].state;
             model_update(&s->model[i], smp);
@@ -218,6 +241,8 @@ void session_close(struct session *s)
             live[n++] = s->sampler[i];
     sampler_stop_all(live, n); /* makes the stores queued for guests */
     s->nsrc = 0;
+    vm_watch_free(s->vms);
+    s->vms = NULL;
     wake_gate_release(s->gate); /* before the pipe closes */
     s->gate = NULL;
     close(s->wake[0]);

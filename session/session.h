@@ -14,6 +14,7 @@
 #define SESSION_MAX_SOURCES 64
 
 struct backend;
+struct vm_watch;
 
 struct session {
     double interval;
@@ -24,6 +25,9 @@ struct session {
     int wake[2]; /* samplers write a byte to wake[1] after each round */
     struct wake_gate *gate; /* their grid and their byte (sampler.h) */
     struct selfcost self;   /* parallax's own cost, once per interval */
+    /* the host's view of this host's VMs (session/vm_watch.h), read with
+     * the host's samples; NULL where model[0] is no local host */
+    struct vm_watch *vms;
 };
 
 /* Starts watching this host and the `nguests` guests every `interval`

@@ -24,6 +24,8 @@ const struct key_doc key_docs[] = {
      NULL, NULL, 0},
     {"l", "latency distributions: every source's histogram side by side", NULL,
      NULL, 0},
+    {"v", "the host's view: what each VM on this host got; again: the table",
+     NULL, NULL, 0},
     {"p", "pause the display (sampling goes on); again: resume", "p", "Pause",
      2},
     {"+ -", "sample less (+) or more (-) often", NULL, NULL, 0},

@@ -88,6 +88,9 @@ int modes_key(struct modes *m, struct session *s, const struct jobs *j, int ch,
     case '-':
         step_interval(m, s, ch == '+' ? 1 : -1, status, statuslen);
         return KR_HANDLED | KR_REDRAW;
+    case 'v': /* the host's view of its VMs, or the table again */
+        m->vms = !m->vms;
+        return KR_HANDLED | KR_REDRAW;
     case 'q':
     case 'Q':
     case KEY_F(10):
@@ -112,6 +115,7 @@ void modes_draw(struct modes *m, const struct session *s, const struct jobs *j,
         .latency = m->latency.open ? &m->latency : NULL,
         .paused = freeze_active(&m->frozen),
         .badge = m->badge,
+        .vms = m->vms,
     };
     table->shown_at = ov.paused ? m->frozen.at : 0;
     if (ov.paused)

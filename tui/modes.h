@@ -21,6 +21,7 @@ struct modes {
     struct prompt confirm;        /* "quit? (y/n)" on the status row */
     struct freeze frozen;         /* the paused display */
     const char *badge;            /* on the status row (REC), or NULL */
+    bool vms;                     /* the host's view in the table's place (v) */
 };
 
 /* Feeds one key; returns key_result flags, KR_IGNORED for keys that are

@@ -15,6 +15,7 @@
 #include "tui/row_cache.h"
 #include "tui/status.h"
 #include "tui/title_bar.h"
+#include "tui/vm_panel.h"
 #include "view/fit.h"
 #include "view/view_replay.h"
 
@@ -118,7 +119,10 @@ void screen_draw(const struct session *s, const struct jobs *j,
                        (ov->badge ? BADGE_W : 0),
                    LINES >= STATUS_TWO_ROWS_LINES ? COLS - 2 : 0, &st);
         int rows = prompt || st.rows < 1 ? 1 : st.rows; /* under a prompt */
-        table_panel_draw(table, s, j, 1 + rows, LINES - 2 - rows, utf8);
+        if (ov->vms)
+            vm_panel_draw(s, 1 + rows, LINES - 2 - rows, utf8);
+        else
+            table_panel_draw(table, s, j, 1 + rows, LINES - 2 - rows, utf8);
         if (!prompt)
             draw_status(&st, ov->paused, ov->badge);
         keybar_draw(LINES - 1);
@@ -132,8 +136,8 @@ void screen_draw(const struct session *s, const struct jobs *j,
     /* the cursor shows only at the end of a prompt's typed text */
     bool small = COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS;
     curs_set(prompt && !small);
-    if (small) /* no table this time: nothing of it to keep */
+    if (small || ov->vms) /* no table this time: nothing of it to keep */
         row_cache_begin(0, 0);
-    row_cache_end(ov->help || ov->latency || prompt || small);
+    row_cache_end(ov->help || ov->latency || prompt || small || ov->vms);
     refresh();
 }

@@ -17,6 +17,7 @@ struct screen_overlay {
     const struct latency_panel *latency; /* the distribution view, NULL */
     bool paused;                         /* the status row says PAUSED */
     const char *badge;                   /* and this after it (REC), or NULL */
+    bool vms; /* the host's view of its VMs in the table's place (v) */
 };
 
 /* Draws the whole screen from the session's models and jobs, with what

@@ -136,6 +136,14 @@ void text_view_legend(FILE *f, int columns, bool utf8)
 void text_view_print(FILE *f, const struct source_model *srcs, int nsrc,
                      double interval, int columns, bool utf8)
 {
+    text_view_print_open(f, srcs, nsrc, interval, columns, utf8);
+    fputc('\n', f);
+    fflush(f);
+}
+
+void text_view_print_open(FILE *f, const struct source_model *srcs, int nsrc,
+                          double interval, int columns, bool utf8)
+{
     char stamp[32];
     time_t now = time(NULL);
     struct tm tm;
@@ -154,6 +162,4 @@ void text_view_print(FILE *f, const struct source_model *srcs, int nsrc,
     fprintf(f, "-- time --\n");
     for (int row = 0; row < TIME_ROW_COUNT; row++)
         print_time(f, srcs, cols, ncol, row, spark_w, utf8);
-    fputc('\n', f);
-    fflush(f);
 }

@@ -19,4 +19,9 @@ void text_view_legend(FILE *f, int columns, bool utf8);
 void text_view_print(FILE *f, const struct source_model *srcs, int nsrc,
                      double interval, int columns, bool utf8);
 
+/* text_view_print without the blank line that ends a refresh, for more
+ * of the same refresh to follow (the host's view, view/vm_text.h). */
+void text_view_print_open(FILE *f, const struct source_model *srcs, int nsrc,
+                          double interval, int columns, bool utf8);
+
 #endif

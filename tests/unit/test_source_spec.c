@@ -38,6 +38,28 @@ static void test_forms(void **state)
     assert_string_equal(sp.name, "µ");
 }
 
+/* ",pid=N": the guest's VM process on this host (the host's view) */
+static void test_pid(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("vm1=10.0.0.5:44321"), 0);
+    assert_int_equal(sp.pid, 0);
+    assert_int_equal(parse("vm1=10.0.0.5:44321,pid=4242"), 0);
+    assert_string_equal(sp.name, "vm1");
+    assert_string_equal(sp.target, "10.0.0.5:44321");
+    assert_int_equal(sp.pid, 4242);
+    assert_int_equal(parse("[::1]:44321,pid=7"), 0);
+    assert_string_equal(sp.target, "[::1]:44321");
+    assert_int_equal(sp.pid, 7);
+    assert_int_equal(parse("vm1=h,pid=0"), -1);
+    assert_non_null(strstr(err, "pid= takes the process id"));
+    assert_int_equal(parse("vm1=h,pid=12x"), -1);
+    assert_int_equal(parse("vm1=h,pid="), -1);
+    assert_int_equal(parse("vm1=h,vm=web"), -1);
+    assert_non_null(strstr(err, "give ,pid=N"));
+    assert_int_equal(parse(",pid=3"), -1); /* no host */
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -68,6 +90,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_forms),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_pid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

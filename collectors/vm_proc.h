@@ -1,0 +1,61 @@
+/* The VMs on this host, found and read from /proc: qemu-system-* (named by
+ * -name guest=NAME or -name NAME), User-Mode Linux kernels, firecracker and
+ * cloud-hypervisor; each VM's threads' run time and run-queue wait
+ * (/proc/PID/task/TID/schedstat), context switches, resident memory and
+ * I/O bytes. vCPU threads are told apart by the names VMMs give them
+ * ("CPU 0/TCG", "CPU 0/KVM", "fc_vcpu 0", "vcpu0"). */
+#ifndef PARALLAX_VM_PROC_H
+#define PARALLAX_VM_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/vm_model.h"
+
+/* What a scan remembers between calls: processes known not to be VMs
+ * (their cmdline is not read again once they are older than a few
+ * seconds, so a scan of a quiet host reads one directory). */
+#define VM_PROC_KNOWN_MAX 4096
+struct vm_proc_cache {
+    int last_pid;       /* the newest pid at the last scan (/proc/loadavg) */
+    double last_full;   /* host monotonic time of the last scan */
+    double young_until; /* till then a process seen may still exec a VMM */
+    int n;
+    struct {
+        int pid;
+        double seen;
+    } not_vm[VM_PROC_KNOWN_MAX];
+};
+
+/* Empties c; proc is /proc unless a test gives another root. */
+void vm_proc_cache_init(struct vm_proc_cache *c);
+
+/* Whether the process whose argv is the n bytes of NUL-separated cmdline
+ * is a VM, and which (into id: kind and name; not pid or start). */
+bool vm_proc_classify(const char *cmdline, size_t n, struct vm_id *id);
+
+/* The VM of process pid, into id. False with a one-line reason in why
+ * when pid is no VM process here. */
+bool vm_proc_identify(int pid, struct vm_id *id, char *why, size_t n);
+
+/* Whether a scan can find anything new at host monotonic time now: a
+ * process was created since the last one (the newest pid moved), one seen
+ * then may still exec a VMM, or VM_PROC_FULL_S passed (a process that
+ * execs one long after it started). Without a scan the VMs known are all
+ * there are. */
+#define VM_PROC_FULL_S 10.0
+bool vm_proc_scan_due(const struct vm_proc_cache *c, double now);
+
+/* Every VM process on this host (up to max) into ids; returns how many.
+ * now is host monotonic time. */
+int vm_proc_scan(struct vm_proc_cache *c, double now, struct vm_id *ids,
+                 int max);
+
+/* Reads VM id now into out (out->gone when it ended or is another
+ * process). */
+void vm_proc_read(const struct vm_id *id, struct vm_raw *out);
+
+/* The vCPU number a VMM's thread name gives ("CPU 1/TCG": 1), or -1. */
+int vm_proc_vcpu_of(enum vm_kind kind, const char *comm);
+
+#endif

@@ -1,0 +1,71 @@
+/* See vm_report.h. */
+#include "report/vm_report.h"
+
+#include <math.h>
+
+#include "session/vm_watch.h"
+#include "view/vm_text.h"
+#include "view/vm_view.h"
+
+void vm_report_text(FILE *f, const struct session *s)
+{
+    if (!s->vms)
+        return;
+    fprintf(f, "\nThe host's view of its VMs (what the host's scheduler gave "
+               "each one; docs/figures.md)\n\n");
+    vm_text_print(f, s, 0, true);
+}
+
+static json_t *num(double v)
+{
+    return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *vm_json(const struct session *s, int k)
+{
+    const struct vm_model *vm = &s->vms->set.vm[k];
+    const struct vm_figures *f = &vm->fig;
+    char name[96];
+    vm_label(&vm->cur.id, name, sizeof(name));
+    int src = vm_view_source(s, k);
+    json_t *o =
+        json_pack("{s:s, s:s, s:i, s:o, s:i, s:s}", "name", name, "kind",
+                  vm_kind_name(vm->cur.id.kind), "pid", vm->cur.id.pid, "guest",
+                  src > 0 ? json_string(s->model[src].name) : json_null(),
+                  "nvcpu", f->nvcpu, "vcpus_told", vm->cur.vcpu_how);
+    json_t *fig = json_object(), *why = json_object();
+    for (int row = 0; row < VM_ROW_COUNT; row++) {
+        char val[32], detail[160];
+        bool fault = vm_view_cell(s, k, row, val, sizeof(val), detail,
+                                  sizeof(detail), true);
+        json_object_set_new(fig, vm_row_keys[row],
+                            num(vm_view_value(s, k, row)));
+        if (detail[0])
+            json_object_set_new(why, vm_row_keys[row], json_string(detail));
+        if (row == VMR_HELD)
+            json_object_set_new(o, "held_fault", json_boolean(fault));
+    }
+    json_t *vcpus = json_array();
+    for (int c = 0; c < f->nvcpu && c < VM_MAX_VCPUS; c++)
+        json_array_append_new(vcpus, json_pack("{s:o, s:o}", "run",
+                                               num(f->vcpu_run[c]), "wait",
+                                               num(f->vcpu_wait[c])));
+    json_object_set_new(o, "figures", fig);
+    json_object_set_new(o, "notes", why);
+    json_object_set_new(o, "vcpus", vcpus);
+    if (src > 0) {
+        json_object_set_new(o, "guest_busy", num(vm_view_guest_busy(s, src)));
+        json_object_set_new(o, "guest_steal", num(vm_view_guest_steal(s, src)));
+    }
+    return o;
+}
+
+json_t *vm_report_json(const struct session *s)
+{
+    if (!s->vms)
+        return json_null();
+    json_t *a = json_array();
+    for (int k = 0; k < vm_view_count(s); k++)
+        json_array_append_new(a, vm_json(s, k));
+    return a;
+}

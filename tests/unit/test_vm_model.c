@@ -1,0 +1,183 @@
+/* The host's view of a VM: which processes are VMs and what they are
+ * named (qemu's -name in its forms, firecracker's --id, UML's umid=), and
+ * the figures between two readings of its threads: vCPUs' run and wait as
+ * shares of a CPU and of wall time, the VMM's other threads apart, a
+ * thread that appeared in between left out, VMs coming and going. The
+ * readings of real VMs are checked by tests/integration/test_host_view.sh. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "collectors/vm_proc.h"
+#include "core/vm_model.h"
+
+/* argv as /proc/PID/cmdline holds it: NUL-separated */
+static bool classify(struct vm_id *id, int argc, ...)
+{
+    char buf[1024];
+    size_t n = 0;
+    va_list ap;
+    va_start(ap, argc);
+    for (int i = 0; i < argc; i++) {
+        const char *a = va_arg(ap, const char *);
+        memcpy(buf + n, a, strlen(a) + 1);
+        n += strlen(a) + 1;
+    }
+    va_end(ap);
+    return vm_proc_classify(buf, n, id);
+}
+
+static void test_classify(void **state)
+{
+    (void)state;
+    struct vm_id id;
+    assert_true(classify(&id, 3, "/usr/bin/qemu-system-x86_64", "-name",
+                         "guest=web1,debug-threads=on"));
+    assert_int_equal(id.kind, VMK_QEMU);
+    assert_string_equal(id.name, "web1");
+    assert_true(classify(&id, 3, "qemu-system-aarch64", "-name",
+                         "demo,debug-threads=on"));
+    assert_string_equal(id.name, "demo");
+    assert_true(classify(&id, 3, "qemu-system-x86_64", "-name",
+                         "debug-threads=on,guest=db"));
+    assert_string_equal(id.name, "db");
+    assert_true(classify(&id, 3, "qemu-system-x86_64", "-name", "a,,b"));
+    assert_string_equal(id.name, "a,b"); /* a doubled comma is the name's */
+    assert_true(
+        classify(&id, 3, "qemu-system-x86_64", "-name", "debug-threads=on"));
+    assert_string_equal(id.name, "");
+    assert_true(classify(&id, 2, "qemu-system-x86_64", "-nodefaults"));
+    assert_string_equal(id.name, "");
+    assert_true(classify(&id, 3, "firecracker", "--id", "fc7"));
+    assert_int_equal(id.kind, VMK_FIRECRACKER);
+    assert_string_equal(id.name, "fc7");
+    assert_true(classify(&id, 2, "/opt/cloud-hypervisor", "--kernel"));
+    assert_int_equal(id.kind, VMK_CLOUD_HV);
+    assert_true(classify(&id, 3, "linux.uml", "umid=parallax-1-2", "mem=256M"));
+    assert_int_equal(id.kind, VMK_UML);
+    assert_string_equal(id.name, "parallax-1-2");
+    assert_true(classify(&id, 3, "./linux", "ubd0=root.img", "mem=128M"));
+    assert_int_equal(id.kind, VMK_UML);
+    /* not VMs: a shell named qemu, a kernel build's linux without UML's
+     * parameters, firecracker's init inside a microVM */
+    assert_false(classify(&id, 2, "bash", "qemu-system-x86_64"));
+    assert_false(classify(&id, 2, "./linux", "--help"));
+    assert_false(classify(&id, 2, "/process_api", "--firecracker-init"));
+    assert_false(classify(&id, 0));
+}
+
+static void test_vcpu_names(void **state)
+{
+    (void)state;
+    assert_int_equal(vm_proc_vcpu_of(VMK_QEMU, "CPU 0/TCG"), 0);
+    assert_int_equal(vm_proc_vcpu_of(VMK_QEMU, "CPU 11/KVM"), 11);
+    assert_int_equal(vm_proc_vcpu_of(VMK_QEMU, "qemu-system-x86"), -1);
+    assert_int_equal(vm_proc_vcpu_of(VMK_QEMU, "call_rcu"), -1);
+    assert_int_equal(vm_proc_vcpu_of(VMK_FIRECRACKER, "fc_vcpu 2"), 2);
+    assert_int_equal(vm_proc_vcpu_of(VMK_CLOUD_HV, "vcpu3"), 3);
+}
+
+static struct vm_thread thread(int tid, int vcpu, double run_s, double wait_s,
+                               uint64_t ctx)
+{
+    return (struct vm_thread){.tid = tid,
+                              .vcpu = vcpu,
+                              .have_sched = true,
+                              .run_ns = (uint64_t)(run_s * 1e9),
+                              .wait_ns = (uint64_t)(wait_s * 1e9),
+                              .have_ctx = true,
+                              .ctx_vol = ctx,
+                              .ctx_invol = ctx};
+}
+
+/* Two vCPUs over 2 s: one ran 1.5 s and waited 0.5 s (75 %, 25 %), the
+ * other ran 0.2 s and waited 0.1 s; the emulator thread ran 0.1 s. */
+static void test_figures(void **state)
+{
+    (void)state;
+    static struct vm_raw a, b;
+    memset(&a, 0, sizeof(a));
+    a.id = (struct vm_id){.pid = 100, .start = 5, .kind = VMK_QEMU};
+    a.t = 10;
+    a.nthreads = 3;
+    a.th[0] = thread(100, -1, 1.0, 0.2, 10);
+    a.th[1] = thread(101, 0, 4.0, 1.0, 100);
+    a.th[2] = thread(102, 1, 0.5, 0.0, 50);
+    a.have_io = a.have_rss = true;
+    a.rchar = 1000;
+    a.wchar = 0;
+    a.rss_bytes = 64e6;
+    b = a;
+    b.t = 12;
+    b.th[0] = thread(100, -1, 1.1, 0.2, 20);
+    b.th[1] = thread(101, 0, 5.5, 1.5, 200);
+    b.th[2] = thread(102, 1, 0.7, 0.1, 60);
+    b.th[3] = thread(103, -1, 9.0, 9.0, 999); /* new: no base, left out */
+    b.nthreads = 4;
+    b.rchar = 5000;
+    b.wchar = 2048;
+    struct vm_figures f;
+    vm_figures_between(&a, &b, &f);
+    assert_int_equal(f.nvcpu, 2);
+    assert_true(fabs(f.vcpu_run[0] - 75) < 1e-6);
+    assert_true(fabs(f.vcpu_wait[0] - 25) < 1e-6);
+    assert_true(fabs(f.vcpu_run[1] - 10) < 1e-6);
+    assert_true(fabs(f.vcpu_wait[1] - 5) < 1e-6);
+    assert_true(fabs(f.run_pct - 85) < 1e-6);
+    assert_true(fabs(f.wait_pct - 15) < 1e-6); /* the vCPUs' mean */
+    assert_true(fabs(f.other_run - 5) < 1e-6);
+    assert_int_equal(f.nother, 1);
+    assert_true(fabs(f.read_bps - 2000) < 1e-6);
+    assert_true(fabs(f.write_bps - 1024) < 1e-6);
+    /* (10+10 + 100+100 + 10+10) context switches over 2 s */
+    assert_true(fabs(f.ctxsw_ps - 120) < 1e-6);
+    assert_true(f.rss_bytes == 64e6);
+    /* no schedstat: no run or wait, never 0 */
+    for (int i = 0; i < b.nthreads; i++)
+        b.th[i].have_sched = false;
+    vm_figures_between(&a, &b, &f);
+    assert_true(isnan(f.run_pct) && isnan(f.wait_pct) && isnan(f.other_run));
+}
+
+static void test_set_comes_and_goes(void **state)
+{
+    (void)state;
+    static struct vm_set set;
+    static struct vm_raw r[2];
+    vm_set_init(&set);
+    memset(r, 0, sizeof(r));
+    r[0].id = (struct vm_id){.pid = 7, .start = 1};
+    r[1].id = (struct vm_id){.pid = 8, .start = 1};
+    r[0].t = r[1].t = 1;
+    assert_int_equal(vm_set_update(&set, r, 2), 2);
+    assert_int_equal(set.n, 2);
+    assert_false(set.vm[0].have_prev); /* no figures from one reading */
+    assert_true(isnan(set.vm[0].fig.run_pct));
+    r[1].t = 2;
+    assert_int_equal(vm_set_update(&set, &r[1], 1), 1); /* pid 7 went */
+    assert_int_equal(set.n, 1);
+    assert_int_equal(set.vm[0].cur.id.pid, 8);
+    assert_true(set.vm[0].have_prev);
+    assert_null(vm_set_find(&set, 7));
+    assert_non_null(vm_set_find(&set, 8));
+    /* the same pid started again is another VM */
+    r[1].id.start = 99;
+    r[1].t = 3;
+    assert_int_equal(vm_set_update(&set, &r[1], 1), 2);
+    assert_false(set.vm[0].have_prev);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_vcpu_names),
+        cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_set_comes_and_goes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

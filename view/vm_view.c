@@ -1,0 +1,266 @@
+/* See vm_view.h. */
+#include "view/vm_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "session/vm_watch.h"
+#include "view/fmt.h"
+#include "view/view.h"
+
+const char *const vm_row_labels[VM_ROW_COUNT] = {
+#define VM_ROW_LABEL(id, key, label) label,
+    VM_ROWS(VM_ROW_LABEL)
+#undef VM_ROW_LABEL
+};
+
+const char *const vm_row_keys[VM_ROW_COUNT] = {
+#define VM_ROW_KEY(id, key, label) key,
+    VM_ROWS(VM_ROW_KEY)
+#undef VM_ROW_KEY
+};
+
+int vm_view_count(const struct session *s)
+{
+    return s->vms ? s->vms->set.n : 0;
+}
+
+static const struct vm_model *vm_at(const struct session *s, int k)
+{
+    return k >= 0 && k < vm_view_count(s) ? &s->vms->set.vm[k] : NULL;
+}
+
+int vm_view_source(const struct session *s, int k)
+{
+    const struct vm_model *vm = vm_at(s, k);
+    int src = vm ? vm_watch_source_of(s->vms, vm->cur.id.pid) : -1;
+    return src > 0 && src < s->nsrc ? src : -1;
+}
+
+void vm_view_header(const struct session *s, int k, int row, char *buf,
+                    size_t n)
+{
+    const struct vm_model *vm = vm_at(s, k);
+    int src = vm_view_source(s, k);
+    buf[0] = '\0';
+    if (!vm)
+        return;
+    switch (row) {
+    case 0:
+        if (src > 0)
+            snprintf(buf, n, "%s", s->model[src].name);
+        else
+            vm_label(&vm->cur.id, buf, n);
+        break;
+    case 1:
+        snprintf(buf, n, "%s %d %dvcpu", vm_kind_name(vm->cur.id.kind),
+                 vm->cur.id.pid, vm->fig.nvcpu);
+        break;
+    default:
+        snprintf(buf, n, "%s",
+                 src > 0 ? "joined: host+guest" : "host side only");
+        break;
+    }
+}
+
+const char *vm_view_vcpu_how(const struct session *s, int k)
+{
+    const struct vm_model *vm = vm_at(s, k);
+    return vm ? vm->cur.vcpu_how : "";
+}
+
+static double metric(const struct session *s, int src, int id)
+{
+    if (src <= 0 || src >= s->nsrc || s->model[src].state != SRC_LIVE)
+        return NAN;
+    return s->model[src].value[id];
+}
+
+double vm_view_guest_busy(const struct session *s, int src)
+{
+    double busy = 0;
+    const int ids[] = {METRIC_CPU_USER, METRIC_CPU_SYS, METRIC_CPU_NICE,
+                       METRIC_CPU_IRQ};
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+        busy += metric(s, src, ids[i]);
+    return busy;
+}
+
+double vm_view_guest_steal(const struct session *s, int src)
+{
+    return metric(s, src, METRIC_CPU_STEAL);
+}
+
+/* The host's figure for the guest's CPUs' busy time: what its vCPUs ran
+ * over what the guest said they were busy; NaN when either is unknown
+ * or the guest said 0. */
+static double cost_factor(const struct session *s, const struct vm_model *vm,
+                          int src, double *said, double *ran)
+{
+    int ncpu = src > 0 ? s->model[src].info.ncpu : 0;
+    *said = vm_view_guest_busy(s, src);
+    *ran = vm->fig.run_pct;
+    if (ncpu <= 0 || isnan(*said) || isnan(*ran) || *said <= 0)
+        return NAN;
+    return *ran / (*said * ncpu);
+}
+
+double vm_view_value(const struct session *s, int k, int row)
+{
+    const struct vm_model *vm = vm_at(s, k);
+    if (!vm || !vm->have_prev)
+        return NAN;
+    const struct vm_figures *f = &vm->fig;
+    double said, ran;
+    switch (row) {
+    case VMR_RUN:
+        return f->run_pct;
+    case VMR_WAIT:
+    case VMR_HELD:
+        return f->wait_pct;
+    case VMR_OTHER:
+        return f->other_run;
+    case VMR_RSS:
+        return f->rss_bytes;
+    case VMR_READ:
+        return f->read_bps;
+    case VMR_WRITE:
+        return f->write_bps;
+    case VMR_CTXSW:
+        return f->ctxsw_ps;
+    case VMR_COST:
+        return cost_factor(s, vm, vm_view_source(s, k), &said, &ran);
+    }
+    return NAN;
+}
+
+/* A per-vCPU list, "0:38.2 1:4.0", into buf. */
+static void per_vcpu(const double *v, int nvcpu, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < nvcpu && c < VM_MAX_VCPUS && used < n; c++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%d:%.1f",
+                                 c ? " " : "", c, v[c]);
+}
+
+static void pct(char *buf, size_t n, double v)
+{
+    char raw[32];
+    fmt_value(raw, sizeof(raw), v, MF_PERCENT);
+    fmt_right(buf, n, VIEW_VALUE_W, raw);
+}
+
+/* The steal row: held (the vCPUs' wait) against said (the guest's steal);
+ * a fault when held exceeds said by VM_HELD_FAULT_PTS. */
+static bool held_cell(const struct session *s, const struct vm_model *vm,
+                      int src, char *val, size_t vn, char *detail, size_t dn)
+{
+    double held = vm->fig.wait_pct, said = vm_view_guest_steal(s, src);
+    pct(val, vn, held);
+    if (src <= 0) {
+        snprintf(detail, dn, "no guest: steal unsaid");
+        return false;
+    }
+    if (isnan(held)) {
+        snprintf(detail, dn, "held ?");
+        return false;
+    }
+    if (isnan(said)) { /* the guest's column is down, or has no steal */
+        snprintf(detail, dn, "held %.0f%%, said n/a", held);
+        return false;
+    }
+    snprintf(detail, dn, "held %.0f%%, said %.0f%%", held, said);
+    return held - said > VM_HELD_FAULT_PTS;
+}
+
+bool vm_view_cell(const struct session *s, int k, int row, char *val, size_t vn,
+                  char *detail, size_t dn, bool utf8)
+{
+    const struct vm_model *vm = vm_at(s, k);
+    char raw[64];
+    detail[0] = '\0';
+    fmt_right(val, vn, VIEW_VALUE_W, "");
+    if (!vm)
+        return false;
+    const struct vm_raw *r = &vm->cur;
+    const struct vm_figures *f = &vm->fig;
+    int src = vm_view_source(s, k);
+    if (row == VMR_KVM) {
+        fmt_right(val, vn, VIEW_VALUE_W, "n/a");
+        snprintf(detail, dn, "%s", r->kvm_why);
+        return false;
+    }
+    if (!vm->have_prev) {
+        fmt_right(val, vn, VIEW_VALUE_W, "...");
+        snprintf(detail, dn, "first reading");
+        return false;
+    }
+    bool sched_row = row == VMR_RUN || row == VMR_WAIT || row == VMR_OTHER ||
+                     row == VMR_COST || row == VMR_HELD;
+    if (sched_row && r->sched_why[0]) {
+        fmt_right(val, vn, VIEW_VALUE_W, "n/a");
+        snprintf(detail, dn, "%s", r->sched_why);
+        return false;
+    }
+    double said, ran, x;
+    switch (row) {
+    case VMR_RUN:
+        pct(val, vn, f->run_pct);
+        if (f->nvcpu > 1)
+            per_vcpu(f->vcpu_run, f->nvcpu, detail, dn);
+        else
+            snprintf(detail, dn, "%% of a CPU");
+        break;
+    case VMR_WAIT:
+        pct(val, vn, f->wait_pct);
+        if (f->nvcpu > 1)
+            per_vcpu(f->vcpu_wait, f->nvcpu, detail, dn);
+        else
+            snprintf(detail, dn, "%% of wall, runnable");
+        break;
+    case VMR_OTHER:
+        pct(val, vn, f->other_run);
+        snprintf(detail, dn, "%d thread%s, wait %.1f%%", f->nother,
+                 f->nother == 1 ? "" : "s", f->other_wait);
+        break;
+    case VMR_RSS:
+        fmt_value(raw, sizeof(raw), f->rss_bytes, MF_BYTES);
+        fmt_right(val, vn, VIEW_VALUE_W, raw);
+        break;
+    case VMR_READ:
+    case VMR_WRITE:
+        fmt_value(raw, sizeof(raw),
+                  row == VMR_READ ? f->read_bps : f->write_bps, MF_BYTES);
+        fmt_right(val, vn, VIEW_VALUE_W, raw);
+        if (r->io_why[0])
+            snprintf(detail, dn, "%s", r->io_why);
+        break;
+    case VMR_CTXSW:
+        fmt_value(raw, sizeof(raw), f->ctxsw_ps, MF_SI);
+        fmt_right(val, vn, VIEW_VALUE_W, raw);
+        break;
+    case VMR_COST:
+        x = cost_factor(s, vm, src, &said, &ran);
+        if (src <= 0) {
+            snprintf(detail, dn, "no guest: busy unsaid");
+            break;
+        }
+        if (isnan(x)) {
+            fmt_right(val, vn, VIEW_VALUE_W, isnan(said) ? "n/a" : "-");
+            snprintf(detail, dn, "said %s, ran %.0f%%",
+                     isnan(said) ? "n/a" : "0%", ran);
+            break;
+        }
+        view_factor_text(x, raw, sizeof(raw), utf8);
+        fmt_right(val, vn, VIEW_VALUE_W, raw);
+        /* said: a share of all its CPUs; ran: of one host CPU */
+        snprintf(detail, dn, "costs %s: said %.0f%% of %d, ran %.0f%%", raw,
+                 said, s->model[src].info.ncpu, ran);
+        break;
+    case VMR_HELD:
+        return held_cell(s, vm, src, val, vn, detail, dn);
+    }
+    return false;
+}

@@ -1,0 +1,74 @@
+/* The host's view of the VMs as cells: one column per VM process found on
+ * this host, named by the guest column it runs where it is joined (a demo
+ * guest, a guest given ,pid=N), else by the VM's own name; rows of what
+ * the host's scheduler gave its vCPUs and the VMM's other threads, and
+ * where joined the guest's own word beside it (busy said against vCPU run
+ * time, steal said against the time its vCPUs were held runnable off a
+ * CPU). The screen, --text and the reports draw these same cells. */
+#ifndef PARALLAX_VM_VIEW_H
+#define PARALLAX_VM_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "session/session.h"
+
+/* X(id, key, label) */
+#define VM_ROWS(X)                                                             \
+    X(VMR_RUN, "vcpu_run", "vCPU run %")                                       \
+    X(VMR_WAIT, "vcpu_wait", "vCPU wait %")                                    \
+    X(VMR_OTHER, "vmm_other", "VMM other %")                                   \
+    X(VMR_RSS, "vm_rss", "VM resident")                                        \
+    X(VMR_READ, "vm_read", "VMM read B/s")                                     \
+    X(VMR_WRITE, "vm_write", "VMM write B/s")                                  \
+    X(VMR_CTXSW, "vm_ctxsw", "VM ctx sw/s")                                    \
+    X(VMR_KVM, "kvm_exits", "KVM exits/s")                                     \
+    X(VMR_COST, "busy_cost", "busy said/ran")                                  \
+    X(VMR_HELD, "steal_held", "steal said/held")
+
+enum vm_row {
+#define VM_ROW_ENUM(id, key, label) id,
+    VM_ROWS(VM_ROW_ENUM)
+#undef VM_ROW_ENUM
+        VM_ROW_COUNT
+};
+
+extern const char *const vm_row_labels[VM_ROW_COUNT];
+extern const char *const vm_row_keys[VM_ROW_COUNT];
+
+#define VM_VIEW_HEADER_ROWS 3
+/* held beyond said by more than this many points of wall time is a fault:
+ * the host kept a runnable vCPU off a CPU and the guest did not say so */
+#define VM_HELD_FAULT_PTS 5.0
+
+/* The number of VM columns (the VMs found on this host, in the order
+ * found); 0 when the session watches none. */
+int vm_view_count(const struct session *s);
+
+/* The source VM column k is joined with, or -1. */
+int vm_view_source(const struct session *s, int k);
+
+/* Header row `row` of column k: its name; what it is ("qemu 1234 1vcpu");
+ * whose it is ("guest demo-tcg" or "host side only"). */
+void vm_view_header(const struct session *s, int k, int row, char *buf,
+                    size_t n);
+
+/* How vCPUs were told apart in column k ("vCPUs by thread name"). */
+const char *vm_view_vcpu_how(const struct session *s, int k);
+
+/* Row `row` of column k: its figure (right-aligned in VIEW_VALUE_W) and a
+ * detail (why it cannot be read, per-vCPU figures, "held 35%, said 0%").
+ * True when the figure is a fault. */
+bool vm_view_cell(const struct session *s, int k, int row, char *val, size_t vn,
+                  char *detail, size_t dn, bool utf8);
+
+/* The figure of row `row` of column k as a number (reports), NaN when it
+ * has none. */
+double vm_view_value(const struct session *s, int k, int row);
+
+/* The guest's own busy share and steal, % of its CPUs' time, of source
+ * src; NaN when its model has none. */
+double vm_view_guest_busy(const struct session *s, int src);
+double vm_view_guest_steal(const struct session *s, int src);
+
+#endif
