@@ -142,7 +142,8 @@ extern const char *const agent_metric_names[AM_COUNT];
  * per workload and per clock probe, both clients (the host's through a
  * PCP context, collectors/pmda_jobs.c, and the fleet's through pmproxy's
  * /pmapi, fleet/pmapi_source.c), then what the host's client reads
- * besides. The clients number them in this order. */
+ * besides (HIST: a latency workload's histogram, workloads/lat_hist.h).
+ * The clients number them in this order. */
 #define AGENT_JOB_READS(X)                                                     \
     X(STATE, WL_STATE_CODE)                                                    \
     X(RUNS, WL_RUNS)                                                           \
@@ -163,7 +164,7 @@ extern const char *const agent_metric_names[AM_COUNT];
     X(RUN_END, WL_RUN_END)                                                     \
     X(REPEAT_LOG, WL_REPEAT_LOG)                                               \
     X(LANES, WL_LANES)                                                         \
-    X(HIST, WL_HIST) /* a latency workload's histogram (workloads/lat_hist.h) */
+    X(HIST, WL_HIST)
 #define AGENT_PROBE_READS(X)                                                   \
     X(PROBES, CLK_PROBES)                                                      \
     X(SLEEP_REQ, CLK_SLEEP_REQ)                                                \
