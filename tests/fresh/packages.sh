@@ -2,7 +2,7 @@
 # The packages on a machine that has never seen parallax's source:
 # debootstraps a fresh Debian 12 (as run.sh does), copies DEB_DIR's
 # parallax_*.deb and pcp-pmda-parallax_*.deb into it and, with this
-# machine's network, installs them the way the README says (`apt install
+# machine's network, installs them the way docs/install.md says (`apt install
 # ./...deb`: apt fetches pcp and the libraries). Then, with no network and
 # no pmcd ever run there: pmcd started the standard way
 # (/etc/init.d/pmcd start), the agent registered (cd
