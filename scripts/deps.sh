@@ -8,9 +8,12 @@ set -eu
 # build: a C compiler and its libc headers (a fresh Debian 12 has neither;
 # gcc only recommends libc6-dev), make; compiler flags come from pkg-config
 # for every library; debhelper (with dpkg-dev) builds the Debian packages
-# (make deb, and make guest, whose agent comes from its package);
-# debian/control's Build-Depends names the same libraries
-BUILD="gcc libc6-dev make pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev libcurl4-openssl-dev debhelper"
+# (make deb, and make guest, whose agent comes from its package), and
+# build-essential, which dpkg-checkbuilddeps asks of every package build
+# (without it make guest's package build asks apt for g++: a fresh machine
+# without the network failed there); debian/control's Build-Depends names
+# the same libraries
+BUILD="gcc libc6-dev make build-essential pkg-config libncurses-dev libpcp3-dev libpcp-pmda3-dev libpcp-import1-dev libgtop2-dev libssl-dev libjansson-dev libcurl4-openssl-dev debhelper"
 # run: pcp itself (local context, pmcd for guests and tests); redis-server
 # for the fleet (pmproxy and pmseries keep their series there: make
 # fleet-demo, the fleet tests and bench), curl for fleet/farm.sh's checks
