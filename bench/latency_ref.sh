@@ -112,7 +112,7 @@ one_load() {
     local r50 r99
     r50=$(paste -d' ' "$work/c" "$work/p" | awk '$1 + 0 > 0 && $3 + 0 > 0 { print $3 / $1 }' | median)
     r99=$(paste -d' ' "$work/c" "$work/p" | awk '$2 + 0 > 0 && $4 + 0 > 0 { print $4 / $2 }' | median)
-    echo "$load paired   p50 x$r50: $(agree "$cp50" "$(echo "$cp50 * $r50" | bc -l)")   p99 x$r99: $(agree "$cp99" "$(echo "$cp99 * $r99" | bc -l)")"
+    echo "$load paired   p50 x$r50: $(agree "$cp50" "$(awk -v a="$cp50" -v b="$r50" 'BEGIN { print a * b }')")   p99 x$r99: $(agree "$cp99" "$(awk -v a="$cp99" -v b="$r99" 'BEGIN { print a * b }')")"
     if [ -n "$stress_pid" ]; then
         kill "$stress_pid" 2>/dev/null; wait "$stress_pid" 2>/dev/null; stress_pid=
     fi

@@ -59,7 +59,7 @@ done
 sleep 0.4
 t1=$(date +%s.%N)
 kill -CONT -- "-$pid"
-stood=$(echo "$t1 - $t0" | bc -l)
+stood=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') # no bc on a fresh machine
 echo "stopped the guest's run for $stood s by the host's clock"
 wait "$batch" || { cat "$work/out" "$work/r.txt"; fail "batch exited $?"; }
 batch=
