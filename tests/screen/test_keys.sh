@@ -56,10 +56,21 @@ echo "ok: own cost $cpu% cpu, $mb MB (/proc: $rss MB)"
 # does not quit)
 tm send-keys -t t F1
 wait_for 5 has '─ keys ─' || { screen; fail "F1 did not open the help"; }
+# every page of it (Down scrolls a help taller than the window), then
+# back to its top
+help_pages=$(mktemp)
+for _ in $(seq 12); do
+    screen >>"$help_pages"
+    tm send-keys -t t Down
+    sleep 0.1
+done
+for _ in $(seq 12); do tm send-keys -t t Up; done
 for k in 'F1 h \? +this help' 'Space +start' 'p +pause' '\+ - +sample' \
     'q F10 +quit' 't +next colour theme' 'g +add a guest' 'Tab +give'; do
-    has "│ $k" || { screen; fail "help does not list /$k/"; }
+    grep -qE "│ $k" "$help_pages" || { cat "$help_pages"; rm -f "$help_pages"; fail "help does not list /$k/"; }
 done
+rm -f "$help_pages"
+wait_for 5 has '│ F1 h \? +this help' || { screen; fail "Up did not bring the help back to its top"; }
 tm send-keys -t t Escape
 wait_for 5 hasnt '─ keys ─' || { screen; fail "Esc did not close the help"; }
 tm send-keys -t t '?'
