@@ -53,9 +53,11 @@ has " $(uml_mm)\.[0-9]+ (CFS|EEVDF) none 1cpu" &&
 echo "ok: $(screen | grep -E '^ demo' | sed 's/ *$//')"
 px=$(pane_parallax) || fail "no parallax in the window"
 host_null_checked "$px" 3
-# sched, the last workload: while its three tasks run together somewhere,
-# their shares of the work so far, a line each
+# sched (the last but two: timer-lat and wakeup-lat follow it): while its
+# three tasks run together somewhere, their shares of the work so far, a
+# line each
 for _ in $(seq 30); do tm send-keys -t t Down; done
+tm send-keys -t t Up Up
 tm send-keys -t t Space
 wait_for 10 has '^> sched ' || { screen; fail "sched did not start"; }
 # a guest's share (its jN lasts seconds; the host's a fraction of one):

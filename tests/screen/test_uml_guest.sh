@@ -44,7 +44,7 @@ done
 [ "$(boots)" -le "$boots_before" ] || fail "a bad variant started boot.sh"
 
 t0=$SECONDS
-tmux_new 160 45 "$bin -t 1 --demo-guest=uml; echo EXIT=\$?; sleep 60"
+tmux_new 160 52 "$bin -t 1 --demo-guest=uml; echo EXIT=\$?; sleep 60"
 live() { has 'demo-uml' && has 'pcp 127\.0\.0\.1:[0-9]+ \+pmda' && has ' CFS none 1cpu'; }
 # (a boot's deadline, not its speed: 60 s was not always enough on a
 # machine others loaded)
