@@ -416,6 +416,17 @@ static void end_archive(struct rec_archive *a)
              a->base, strerror(errno));
 }
 
+/* When source m's next record is: its newest sample's realtime and the
+ * host's monotonic clock at the middle of that fetch (a source that is
+ * not live: now). */
+static void record_instant(const struct source_model *m, double *ts,
+                           double *mono)
+{
+    bool live = m->state == SRC_LIVE;
+    *ts = live ? m->prev.t_real : clock_real();
+    *mono = live ? sample_midpoint(&m->prev) : clock_mono();
+}
+
 /* One record of source i at its newest sample. */
 static int write_record(struct recorder *R, struct rec_archive *a,
                         const struct session *s, int i, const struct jobs *j,
@@ -426,9 +437,8 @@ static int write_record(struct recorder *R, struct rec_archive *a,
                         .smp = m->samples ? &m->prev : NULL,
                         .self = i == 0 ? &s->self : NULL,
                         .is_host = i == 0};
-    bool live = m->state == SRC_LIVE;
-    double ts = live ? m->prev.t_real : clock_real();
-    double mono = live ? sample_midpoint(&m->prev) : clock_mono();
+    double ts, mono;
+    record_instant(m, &ts, &mono);
     if (!(ts > a->last_ts)) /* two samples in one microsecond */
         return 0;
     pmiUseContext(a->ctx);
@@ -521,9 +531,8 @@ static bool clock_stepped(const struct rec_archive *a,
 {
     if (!a->written || !isfinite(a->last_ts))
         return false;
-    bool live = m->state == SRC_LIVE;
-    double ts = live ? m->prev.t_real : clock_real();
-    double mono = live ? sample_midpoint(&m->prev) : clock_mono();
+    double ts, mono;
+    record_instant(m, &ts, &mono);
     double step = (ts - a->last_ts) - (mono - a->last_mono);
     if (fabs(step) <= STEP_MAX)
         return false;
@@ -614,13 +623,9 @@ void recorder_stop(struct recorder *R)
 {
     if (!R)
         return;
-    for (int i = 0; i < SESSION_MAX_SOURCES; i++) {
-        if (R->a[i]) {
-            end_archive(R->a[i]);
-            record_values_free(&R->a[i]->vals);
-        }
+    end_all(R);
+    for (int i = 0; i < SESSION_MAX_SOURCES; i++)
         free(R->a[i]);
-    }
     DIAG(DIAG_INFO, "recording into %s stopped: %lu records", R->dir,
          R->records);
     free(R);
