@@ -31,9 +31,11 @@ ARCHIVE_CFLAGS = $(call pc,--cflags,libpcp libpcp_import)
 CURSES_CFLAGS = $(call pc,--cflags,ncursesw)
 TEST_CFLAGS  = $(call pc,--cflags,cmocka)
 # libgtop is dlopen'ed by collectors/gtop_source.c when the fallback is
-# needed, not linked: it and GLib cost a megabyte of RSS (issue 10).
-LIBS         = $(call pc,--libs,ncursesw libpcp_import libpcp libcrypto \
-               jansson libcurl) \
+# needed, not linked: it and GLib cost a megabyte of RSS (issue 10). So
+# are libcurl (fleet/http.c: --fleet only; it brought 30 TLS, HTTP/2, SSH,
+# LDAP and Kerberos libraries) and libpcp_import (archive/pmi_lib.c: a
+# recording only), issue 29; debian/control names their packages.
+LIBS         = $(call pc,--libs,ncursesw libpcp libcrypto jansson) \
                -lpthread -lm -ldl
 RUN_LIBS     = $(call pc,--libs,libpcp libcrypto jansson) -lpthread -lm -ldl
 PMDA_LIBS    = $(call pc,--libs,libpcp_pmda libpcp) -lpthread -lm -ldl

@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pcp/import.h>
+
+#include "archive/pmi_lib.h"
 
 #define ALIGN 8
 
@@ -91,7 +92,7 @@ int record_values_put(struct record_values *v, pmID id, const char *name,
         char buf[40];
         if (type != PM_TYPE_STRING)
             as_text(type, x, buf, sizeof(buf));
-        return pmiPutValue(name, iname, type == PM_TYPE_STRING ? x->cp : buf);
+        return pmi.put_value(name, iname, type == PM_TYPE_STRING ? x->cp : buf);
     }
     if (!v->res)
         return 0;
@@ -130,10 +131,10 @@ int record_values_write(struct record_values *v, struct timeval t)
 {
     if (v->text) {
         v->text = false;
-        return pmiWrite((int)t.tv_sec, (int)t.tv_usec);
+        return pmi.write((int)t.tv_sec, (int)t.tv_usec);
     }
     if (!v->res)
         return PM_ERR_TOOBIG;
     v->res->timestamp = t;
-    return pmiPutResult(v->res);
+    return pmi.put_result(v->res);
 }

@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <pcp/pmapi.h>
-#include <pcp/import.h>
 
+#include "archive/pmi_lib.h"
 #include "archive/record_files.h"
 #include "archive/record_meta.h"
 #include "archive/record_naming.h"
@@ -152,7 +152,7 @@ static void fmt_pmi(char *err, size_t n, const char *what, const char *path,
 {
     char msg[PMI_MAXERRMSGLEN];
     snprintf(err, n, "%s %s: %s", what, path,
-             pmiErrStr_r(sts, msg, sizeof(msg)));
+             pmi.err_str_r(sts, msg, sizeof(msg)));
 }
 
 /* Starts source i's archive: its name, host, labels and metrics. */
@@ -164,16 +164,16 @@ static int open_archive(const struct recorder *R, struct rec_archive *a,
                            err, errlen) < 0)
         return -1;
     record_files_init(&a->files, a->base);
-    a->ctx = pmiStart(a->base, 0);
+    a->ctx = pmi.start(a->base, 0);
     if (a->ctx < 0) {
         fmt_pmi(err, errlen, "cannot start", a->base, a->ctx);
         a->ctx = 0;
         return -1;
     }
-    int sts = pmiPutLabel(PM_LABEL_CONTEXT, 0, 0, "parallax_version",
-                          PARALLAX_VERSION);
+    int sts = pmi.put_label(PM_LABEL_CONTEXT, 0, 0, "parallax_version",
+                            PARALLAX_VERSION);
     if (sts >= 0)
-        sts = pmiPutLabel(PM_LABEL_CONTEXT, 0, 0, "parallax_source", m->name);
+        sts = pmi.put_label(PM_LABEL_CONTEXT, 0, 0, "parallax_source", m->name);
     if (sts >= 0)
         sts = record_define(j);
     a->nwl = j->nwl;
@@ -268,7 +268,7 @@ static int put_table(struct rec_archive *a, const struct sample *smp)
             v.d = smp->value[id];
         if (!counter && !isfinite(v.d))
             continue;
-        sts = record_values_put(&a->vals, pmiID(REC_DOMAIN, CL_TABLE, id),
+        sts = record_values_put(&a->vals, pmi.make_id(REC_DOMAIN, CL_TABLE, id),
                                 d->pcp, d->inst ? 1 : (int)PM_IN_NULL, d->inst,
                                 1, counter ? PM_TYPE_U64 : PM_TYPE_DOUBLE, &v);
     }
@@ -276,16 +276,16 @@ static int put_table(struct rec_archive *a, const struct sample *smp)
 }
 
 #define PUT_U32(row, cl, name, inst, iname, cap, last, when, x)                \
-    put_num(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap,             \
+    put_num(a, pmi.make_id(REC_DOMAIN, cl, row), name, inst, iname, cap,       \
             PM_TYPE_U32, last, WHEN_##when, (double)(x))
 #define PUT_U64(row, cl, name, inst, iname, cap, last, when, x)                \
-    put_num(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap,             \
+    put_num(a, pmi.make_id(REC_DOMAIN, cl, row), name, inst, iname, cap,       \
             PM_TYPE_U64, last, WHEN_##when, (double)(x))
 #define PUT_DOUBLE(row, cl, name, inst, iname, cap, last, when, x)             \
-    put_num(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap,             \
+    put_num(a, pmi.make_id(REC_DOMAIN, cl, row), name, inst, iname, cap,       \
             PM_TYPE_DOUBLE, last, WHEN_##when, (double)(x))
 #define PUT_STRING(row, cl, name, inst, iname, cap, last, when, x)             \
-    put_str(a, pmiID(REC_DOMAIN, cl, row), name, inst, iname, cap, last,       \
+    put_str(a, pmi.make_id(REC_DOMAIN, cl, row), name, inst, iname, cap, last, \
             WHEN_##when, (x))
 
 static int put_source(struct rec_archive *a, const struct rec_src *r)
@@ -398,17 +398,17 @@ static void end_archive(struct rec_archive *a)
 {
     /* one never written has no files, and libpcp_import's end of it
      * would write through a log it never opened */
-    if (!a->ctx || !a->written || pmiUseContext(a->ctx) < 0)
+    if (!a->ctx || !a->written || pmi.use_context(a->ctx) < 0)
         return;
     bool whole = !a->broken;
     pmResult mark = {.numpmid = 0};
     mark.timestamp = record_time(a->last_ts);
     if (whole && isfinite(a->last_ts)) {
-        whole = pmiPutResult(&mark) >= 0;
+        whole = pmi.put_result(&mark) >= 0;
         if (whole)
             record_files_whole(&a->files);
     }
-    pmiEnd();
+    pmi.end();
     if (whole)
         record_files_end(&a->files);
     else if (record_files_restore(&a->files) < 0)
@@ -441,11 +441,11 @@ static int write_record(struct recorder *R, struct rec_archive *a,
     record_instant(m, &ts, &mono);
     if (!(ts > a->last_ts)) /* two samples in one microsecond */
         return 0;
-    pmiUseContext(a->ctx);
+    pmi.use_context(a->ctx);
     if (!a->written) { /* libpcp_import makes the files at this write */
         if (record_make_source_dir(R->dir, a->safe, err, errlen) < 0)
             return -1;
-        pmiSetHostname(m->info.host[0] ? m->info.host : m->name);
+        pmi.set_hostname(m->info.host[0] ? m->info.host : m->name);
         a->written = true;
     }
     clock_model_fit(&m->clock, &r.fit);
@@ -490,6 +490,8 @@ void recorder_global_init(void)
 
 struct recorder *recorder_start(const char *dir, char *err, size_t errlen)
 {
+    if (pmi_lib_load(err, errlen) < 0)
+        return NULL;
     struct recorder *R = calloc(1, sizeof(*R));
     if (!R) {
         snprintf(err, errlen, "out of memory");

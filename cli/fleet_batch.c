@@ -142,7 +142,12 @@ int fleet_batch_run(const struct options *o)
     if (o->fleet_filter)
         snprintf(b.v.filter_text, sizeof(b.v.filter_text), "%s",
                  o->fleet_filter);
-    if (http_global_init() < 0 || pipe2(b.wake, O_NONBLOCK | O_CLOEXEC) < 0) {
+    char herr[256];
+    if (http_global_init(herr, sizeof(herr)) < 0) {
+        fprintf(stderr, "parallax: %s\n", herr);
+        return 1;
+    }
+    if (pipe2(b.wake, O_NONBLOCK | O_CLOEXEC) < 0) {
         fprintf(stderr, "parallax: cannot set up the network client\n");
         return 1;
     }

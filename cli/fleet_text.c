@@ -43,7 +43,12 @@ int fleet_text_run(const struct options *o)
         fprintf(stderr, "parallax: %s\n", err);
         return 2;
     }
-    if (http_global_init() < 0 || pipe2(wake, O_NONBLOCK | O_CLOEXEC) < 0) {
+    char herr[256];
+    if (http_global_init(herr, sizeof(herr)) < 0) {
+        fprintf(stderr, "parallax: %s\n", herr);
+        return 1;
+    }
+    if (pipe2(wake, O_NONBLOCK | O_CLOEXEC) < 0) {
         fprintf(stderr, "parallax: cannot set up the network client\n");
         return 1;
     }

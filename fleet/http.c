@@ -4,6 +4,8 @@
 #include "fleet/http.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +26,64 @@ struct http {
     enum http_fail fail;
 };
 
-int http_global_init(void)
+/* libcurl (with its TLS, HTTP/2, SSH, LDAP and Kerberos libraries: 30 of
+ * them) is loaded when a fleet is watched, not linked: linked, every run
+ * mapped them (issue 29). The calls made go through this table, filled
+ * once; debian/control names the package, as dpkg-shlibdeps does not see
+ * a dlopen. */
+#define CURL_SONAME  "libcurl.so.4"
+#define CURL_PACKAGE "libcurl4"
+
+static struct {
+    __typeof__(curl_global_init) *global_init;
+    __typeof__(curl_easy_init) *easy_init;
+    __typeof__(curl_easy_setopt) *easy_setopt;
+    __typeof__(curl_easy_perform) *easy_perform;
+    __typeof__(curl_easy_getinfo) *easy_getinfo;
+    __typeof__(curl_easy_strerror) *easy_strerror;
+    __typeof__(curl_easy_cleanup) *easy_cleanup;
+} lib;
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+static bool lib_ok;
+static char lib_why[128];
+
+#define SYM(field, name)                                                       \
+    do {                                                                       \
+        *(void **)&lib.field = dlsym(h, name);                                 \
+        if (!lib.field) {                                                      \
+            snprintf(lib_why, sizeof(lib_why), "%s has no %s", CURL_SONAME,    \
+                     name);                                                    \
+            return;                                                            \
+        }                                                                      \
+    } while (0)
+
+static void lib_load(void)
 {
-    return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
+    snprintf(lib_why, sizeof(lib_why), "%s is not installed", CURL_SONAME);
+    void *h = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return;
+    SYM(global_init, "curl_global_init");
+    SYM(easy_init, "curl_easy_init");
+    SYM(easy_setopt, "curl_easy_setopt");
+    SYM(easy_perform, "curl_easy_perform");
+    SYM(easy_getinfo, "curl_easy_getinfo");
+    SYM(easy_strerror, "curl_easy_strerror");
+    SYM(easy_cleanup, "curl_easy_cleanup");
+    if (lib.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        snprintf(lib_why, sizeof(lib_why), "libcurl could not start");
+    else
+        lib_ok = true;
+}
+
+int http_global_init(char *err, size_t errlen)
+{
+    pthread_once(&lib_once, lib_load);
+    if (lib_ok)
+        return 0;
+    snprintf(err, errlen, "--fleet needs libcurl (%s): apt-get install %s",
+             lib_why, CURL_PACKAGE);
+    return -1;
 }
 
 static size_t on_data(char *data, size_t size, size_t n, void *arg)
@@ -55,10 +112,12 @@ static size_t on_data(char *data, size_t size, size_t n, void *arg)
 
 struct http *http_new(const char *base_url, double timeout_s)
 {
+    if (!lib_ok) /* http_global_init first */
+        return NULL;
     struct http *h = calloc(1, sizeof(*h));
     if (!h)
         return NULL;
-    h->curl = curl_easy_init();
+    h->curl = lib.easy_init();
     if (!h->curl) {
         free(h);
         return NULL;
@@ -67,17 +126,17 @@ struct http *http_new(const char *base_url, double timeout_s)
     size_t bl = strlen(h->base);
     while (bl > 0 && h->base[bl - 1] == '/')
         h->base[--bl] = '\0';
-    curl_easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, on_data);
-    curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, h);
-    curl_easy_setopt(h->curl, CURLOPT_TCP_KEEPALIVE, 1L);
+    lib.easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
+    lib.easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, on_data);
+    lib.easy_setopt(h->curl, CURLOPT_WRITEDATA, h);
+    lib.easy_setopt(h->curl, CURLOPT_TCP_KEEPALIVE, 1L);
     /* pmproxy's answers are plain HTTP; nothing else is followed */
-    curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h->curl, CURLOPT_FOLLOWLOCATION, 0L);
+    lib.easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    lib.easy_setopt(h->curl, CURLOPT_FOLLOWLOCATION, 0L);
     /* refused at once when its Content-Length says so; on_data stops the
      * others */
-    curl_easy_setopt(h->curl, CURLOPT_MAXFILESIZE_LARGE,
-                     (curl_off_t)HTTP_BODY_MAX - 1);
+    lib.easy_setopt(h->curl, CURLOPT_MAXFILESIZE_LARGE,
+                    (curl_off_t)HTTP_BODY_MAX - 1);
     http_set_timeout(h, timeout_s);
     return h;
 }
@@ -87,8 +146,8 @@ void http_set_timeout(struct http *h, double timeout_s)
     h->timeout_ms = (long)(timeout_s * 1000);
     if (h->timeout_ms < 50)
         h->timeout_ms = 50;
-    curl_easy_setopt(h->curl, CURLOPT_TIMEOUT_MS, h->timeout_ms);
-    curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT_MS, h->timeout_ms / 2);
+    lib.easy_setopt(h->curl, CURLOPT_TIMEOUT_MS, h->timeout_ms);
+    lib.easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT_MS, h->timeout_ms / 2);
 }
 
 int http_request(struct http *h, const char *path_query, const char *form,
@@ -106,12 +165,12 @@ int http_request(struct http *h, const char *path_query, const char *form,
         h->url_cap = need;
     }
     snprintf(h->url, h->url_cap, "%s%s", h->base, path_query);
-    curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
+    lib.easy_setopt(h->curl, CURLOPT_URL, h->url);
     if (form) {
-        curl_easy_setopt(h->curl, CURLOPT_POSTFIELDS, form);
-        curl_easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE, (long)strlen(form));
+        lib.easy_setopt(h->curl, CURLOPT_POSTFIELDS, form);
+        lib.easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE, (long)strlen(form));
     } else {
-        curl_easy_setopt(h->curl, CURLOPT_HTTPGET, 1L);
+        lib.easy_setopt(h->curl, CURLOPT_HTTPGET, 1L);
     }
     if (h->cap > HTTP_BODY_KEEP) { /* the last answer was long: not kept */
         free(h->body);
@@ -123,7 +182,7 @@ int http_request(struct http *h, const char *path_query, const char *form,
     if (h->body)
         h->body[0] = '\0';
     double t0 = clock_mono();
-    CURLcode rc = curl_easy_perform(h->curl);
+    CURLcode rc = lib.easy_perform(h->curl);
     h->last_ms = (clock_mono() - t0) * 1e3;
     h->fail = HTTP_OK;
     if (rc != CURLE_OK) {
@@ -141,12 +200,12 @@ int http_request(struct http *h, const char *path_query, const char *form,
         } else {
             h->fail =
                 rc == CURLE_COULDNT_CONNECT ? HTTP_NO_CONNECTION : HTTP_FAILED;
-            snprintf(err, errlen, "%s", curl_easy_strerror(rc));
+            snprintf(err, errlen, "%s", lib.easy_strerror(rc));
         }
         return -1;
     }
     long status = 0;
-    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &status);
+    lib.easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &status);
     *body = h->body ? h->body : "";
     return (int)status;
 }
@@ -194,7 +253,7 @@ void http_free(struct http *h)
 {
     if (!h)
         return;
-    curl_easy_cleanup(h->curl);
+    lib.easy_cleanup(h->curl);
     free(h->url);
     free(h->body);
     free(h);

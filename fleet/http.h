@@ -28,9 +28,10 @@ enum http_fail {
 
 struct http;
 
-/* Sets libcurl up process-wide; call once in the main thread before any
- * thread makes a request. 0, or -1 when libcurl cannot start. */
-int http_global_init(void);
+/* Loads libcurl (the first time) and sets it up process-wide; call in
+ * the main thread before any thread makes a request. 0, or -1 with a
+ * one-line message in err (naming the package when libcurl is missing). */
+int http_global_init(char *err, size_t errlen);
 
 /* A client of `base_url` ("http://host:port", no trailing path) whose
  * requests give up after timeout_s seconds (connecting: at most half of

@@ -333,7 +333,9 @@ static int run_screen(const struct options *o, bool utf8, char *err,
     }
     fleet_model_init(&fs.m, o->fleet, o->interval);
     selfcost_init(&fs.self);
-    if (http_global_init() < 0 || pipe2(fs.wake, O_NONBLOCK | O_CLOEXEC) < 0) {
+    if (http_global_init(err, errlen) < 0)
+        return -1;
+    if (pipe2(fs.wake, O_NONBLOCK | O_CLOEXEC) < 0) {
         snprintf(err, errlen, "cannot set up the network client");
         return -1;
     }

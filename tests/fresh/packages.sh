@@ -78,6 +78,14 @@ check "pcp parallax --text -n 2 -h localhost: two refreshes with a localhost col
     test "$(grep -c "^parallax .* - interval " /root/text.txt)" = 2 -a \
     "$(grep -cE "^ +host +localhost" /root/text.txt)" = 2 -a \
     "$(grep -cE "^ +live .* live " /root/text.txt)" = 2
+# libpcp_import and libcurl are dlopened: the Depends of the package bring them
+parallax --text -n 2 -h localhost --record /root/rec >/root/rec.txt 2>/root/rec.err ||
+    { bad "parallax --text -n 2 -h localhost --record exited $?: $(cat /root/rec.err)"; }
+check "--record wrote an archive pmlogcheck reads (libpcp_import loaded)" \
+    bash -c "a=\$(find /root/rec/localhost -name \"*.meta\" | sed \"s/\\.meta\$//\"); [ -n \"\$a\" ] && pmlogcheck \"\$a\""
+check "--fleet speaks HTTP through libcurl (a refused connection, not a missing library)" \
+    bash -c "parallax --fleet http://127.0.0.1:1 --text -n 1 2>&1 | grep -q \"Couldn.t connect\""
+rm -rf /root/rec
 parallax --batch syscall-null -r 1 -h localhost -o /root/r.txt >/root/batch.out 2>&1 ||
     { bad "parallax --batch syscall-null -h localhost exited $?: $(tail -n 3 /root/batch.out)"; }
 check "a workload ran through the agent (its report has localhost syscall-null)" \
