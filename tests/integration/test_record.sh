@@ -112,6 +112,10 @@ L, C, R = 16, 28, 8
 # in characters (cells are padded by what they show, not by bytes).
 ok = 0
 for lrow, rrow in zip(live[5:], rep[5:]):
+    # the host's view of its VMs is this host's now, not recorded (issue
+    # 26): a qemu running here meanwhile shows live, never in the replay
+    if lrow.startswith(b"-- host's view") or rrow.startswith(b"-- host's view"):
+        break
     if lrow.startswith(b"--"):
         continue
     assert lrow[:L] == rrow[:L], (lrow, rrow)
