@@ -136,6 +136,22 @@ static void real_extras(struct wl_result *r, double rate)
             r->extra[i].value /= rate;
 }
 
+/* True when the agent that runs cell c's run is not the one that took
+ * its start: a run count moves on from ours and never back, unless a new
+ * agent counts from 0 (an agent that a signal killed, restarted by pmcd,
+ * knows nothing of the run and would leave the cell running forever).
+ * Before the run has shown: two samples made after the agent took the
+ * start show no run of it. */
+static bool agent_restarted(const struct job_cell *c,
+                            const struct source_model *m,
+                            const struct pmda_job *pj)
+{
+    if (c->shown)
+        return pj->runs < c->runs_base + 1;
+    return c->state == JOB_RUNNING && !c->store_id && c->acked_at &&
+           pj->runs == c->runs_base && m->updates >= c->acked_at + 2;
+}
+
 /* Folds what a guest reports of workload w into its cell. */
 static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
 {
@@ -157,6 +173,7 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
         if (c->state == JOB_RUNNING) { /* the start: the run's bracket */
             c->store_t[0] = r->t_before;
             c->store_t[1] = r->t_after;
+            c->acked_at = m->updates;
         }
         if (r->status < 0) {
             c->state = JOB_FAILED;
@@ -167,9 +184,20 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
         }
     }
     const struct pmda_job *pj = jobs_guest_job(j, m, w);
+    bool was_live = c->state == JOB_RUNNING || c->state == JOB_STOPPING;
+    if (pj && was_live && agent_restarted(c, m, pj)) {
+        c->state = JOB_FAILED;
+        snprintf(c->note, sizeof(c->note),
+                 "its agent there restarted during the run (pmcd restarts "
+                 "an agent that died), and the run ended with it");
+        snprintf(j->message, sizeof(j->message), "%s: %s: %s", m->name,
+                 j->wl[w]->name, c->note);
+        j->message_seq++;
+        return true;
+    }
     if (!pj || (c->state == JOB_RUNNING && pj->runs == c->runs_base))
         return c->state != before; /* our start has not shown yet */
-    bool was_live = c->state == JOB_RUNNING || c->state == JOB_STOPPING;
+    c->shown |= c->state == JOB_RUNNING;
     c->state = guest_state(pj->state, c->state);
     c->lanes = pj->lanes;
     bool live = c->state == JOB_RUNNING || c->state == JOB_STOPPING;
@@ -244,6 +272,7 @@ static bool adopt_foreign(struct jobs *j, const struct session *s, int src)
         c->state = JOB_RUNNING;
         c->foreign = true;
         c->runs_base = pj->runs - 1; /* its start has shown */
+        c->shown = true;
         DIAG(DIAG_INFO, "%s on %s: running, not started by this parallax",
              pj->name, m->name);
         changed = true;

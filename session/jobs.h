@@ -82,6 +82,12 @@ struct job_cell {
      * monotonic), ended after the fetch begun at ran_t (the last that
      * showed it running) and before the one that ended at done_t. */
     double store_t[2], ran_t, done_t;
+    /* A guest: its agent has shown this run (its run count moved past
+     * runs_base); its samples (model updates) when the agent took our
+     * start, 0 before. An agent that restarted shows neither
+     * (session/job_fold.c). */
+    bool shown;
+    unsigned long acked_at;
     bool bracket_ok;  /* the mapped repeats lie inside that bracket */
     uint64_t overlap; /* sources (bit per index) that ran a workload while
                          this one ran here */
