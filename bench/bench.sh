@@ -1,5 +1,5 @@
 #!/bin/bash
-# make bench: what watching costs, in seven parts, each figure next to a
+# make bench: what watching costs, in eight parts, each figure next to a
 # reference measured in the same invocation (DESIGN.md, Performance
 # budget; issue 10):
 #  1. this script: parallax -t 1 watching this host and two private pmcd
@@ -15,7 +15,9 @@
 #  6. bench/fleet.sh: 64 to 1000 sources through pmproxy and redis: CPU
 #     per source, keys, against the direct mode at 64;
 #  7. bench/latency_cost.sh: the latency histogram against the operations
-#     of timer-lat and wakeup-lat (under 1%).
+#     of timer-lat and wakeup-lat (under 1%);
+#  8. bench/vmview_cost.sh: the host's view of two VM processes against
+#     the same screen with --no-vm-view (under 10% more CPU).
 #
 # Usage: bench/bench.sh BUILD_DIR        (make bench runs it with build/)
 #   QUICK=1        shorter windows everywhere (the full run takes about
@@ -23,7 +25,7 @@
 #   BENCH_SECONDS  length of part 1's window (default 60, QUICK 20)
 #   BENCH_SIZES    terminal sizes, each one a parallax, an htop and a
 #                  pmstat session (default "80x24 200x50")
-#   BENCH_PARTS    which parts to run (default "1 2 3 4 5 6 7")
+#   BENCH_PARTS    which parts to run (default "1 2 3 4 5 6 7 8")
 #   BENCH_STRICT=1 exit 1 when a target is missed (default: report only)
 #
 # Per program part 1 prints CPU time per minute (the run time of all its
@@ -43,7 +45,7 @@ build=${1:-}
 quick=${QUICK:-0}
 [ "$quick" = 1 ] && seconds=${BENCH_SECONDS:-20} || seconds=${BENCH_SECONDS:-60}
 sizes=${BENCH_SIZES:-80x24 200x50}
-parts=${BENCH_PARTS:-1 2 3 4 5 6 7}
+parts=${BENCH_PARTS:-1 2 3 4 5 6 7 8}
 sock=parallax-bench-$$
 up_timeout=15          # seconds a program may take to draw its first screen
 cpu_limit=0.20         # parallax CPU / htop CPU must stay below this
@@ -223,7 +225,7 @@ main() {
         report
     fi
     local rc=0 missed=$missed1 part script
-    for part in 2 3 4 5 6 7; do
+    for part in 2 3 4 5 6 7 8; do
         [[ " $parts " == *" $part "* ]] || continue
         case $part in
         2) script=observer.sh ;;
@@ -232,6 +234,7 @@ main() {
         5) script=record.sh ;;
         6) script=fleet.sh ;;
         7) script=latency_cost.sh ;;
+        8) script=vmview_cost.sh ;;
         esac
         rc=0
         # in the background, so that cleanup can stop it (its own trap

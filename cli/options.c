@@ -43,6 +43,7 @@ enum {
     LO_FLEET_FILTER,
     LO_FLEET_JOBS,
     LO_CONTAINER,
+    LO_NO_VM_VIEW,
 };
 
 void options_usage(FILE *f)
@@ -207,6 +208,11 @@ void options_usage(FILE *f)
         "every\n"
         "                          system call on the host and guests costs "
         "more\n"
+        "      --no-vm-view        do not read the VM processes on this host "
+        "(the\n"
+        "                          host's view, the v key; -h ...,pid= is "
+        "then\n"
+        "                          refused): no scan of /proc each interval\n"
         "\n"
         "General options:\n"
         "  -v, --verbose           more in the log "
@@ -484,6 +490,7 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
         {"theme", required_argument, NULL, LO_THEME},
         {"local", required_argument, NULL, LO_LOCAL},
         {"syscalls", no_argument, NULL, LO_SYSCALLS},
+        {"no-vm-view", no_argument, NULL, LO_NO_VM_VIEW},
         {"overlap", no_argument, NULL, LO_OVERLAP},
         {"interval", required_argument, NULL, 't'},
         {"samples", required_argument, NULL, 'n'},
@@ -615,6 +622,9 @@ enum options_action options_parse(int argc, char **argv, struct options *o,
             break;
         case LO_SYSCALLS:
             o->syscalls = true;
+            break;
+        case LO_NO_VM_VIEW:
+            o->no_vm_view = true;
             break;
         case LO_OVERLAP:
             o->overlap = true;

@@ -40,6 +40,8 @@ struct options {
     const char *theme;      /* --theme NAME or FILE, NULL: default */
     const char *local;      /* --local proc|pcp|gtop: how this host is read */
     bool syscalls;          /* --syscalls: count system calls from the start */
+    bool no_vm_view;        /* --no-vm-view: no host's view of this host's
+                               VMs (no reading of their processes) */
     const char *batch;      /* --batch SUITE|WL[,WL...], NULL: not batch */
     const char *output;     /* --output FILE for --batch, NULL: stdout */
     bool overlap;           /* --overlap: --batch runs a workload on every

@@ -16,13 +16,33 @@
 #include "base/clock.h"
 
 #define CMDLINE_MAX 4096
-#define YOUNG_S     5.0 /* a process this young may still exec a VMM */
 
 void vm_proc_cache_init(struct vm_proc_cache *c)
 {
-    c->n = 0;
+    c->n = c->nvm = 0;
     c->last_pid = -1;
     c->last_full = c->young_until = 0;
+    proc_fds_init(&c->fds);
+}
+
+void vm_proc_cache_close(struct vm_proc_cache *c)
+{
+    proc_fds_close(&c->fds);
+    vm_proc_cache_init(c);
+}
+
+void vm_proc_read_done(struct vm_proc_cache *c)
+{
+    if (c)
+        proc_fds_sweep(&c->fds);
+}
+
+/* path into buf as slurp does, through fds' kept file when fds is given */
+static ssize_t slurp(const char *path, char *buf, size_t n);
+static ssize_t slurp_kept(struct proc_fds *fds, const char *path, char *buf,
+                          size_t n)
+{
+    return fds ? proc_fds_read(fds, path, buf, n) : slurp(path, buf, n);
 }
 
 /* The newest pid the kernel gave: /proc/loadavg's last field; -1. */
@@ -164,11 +184,12 @@ bool vm_proc_classify(const char *cmdline, size_t n, struct vm_id *id)
 }
 
 /* pid's parent, start time (ticks since boot) and comm; false when gone. */
-static bool read_stat(const char *dir, int *ppid, unsigned long long *start)
+static bool read_stat(struct proc_fds *fds, const char *dir, int *ppid,
+                      unsigned long long *start)
 {
     char path[96], buf[1024];
     snprintf(path, sizeof(path), "%s/stat", dir);
-    if (slurp(path, buf, sizeof(buf)) <= 0)
+    if (slurp_kept(fds, path, buf, sizeof(buf)) <= 0)
         return false;
     const char *p = strrchr(buf, ')'); /* comm may hold anything */
     if (!p)
@@ -208,7 +229,7 @@ static bool uml_child(int pid)
     int ppid;
     unsigned long long st;
     snprintf(dir, sizeof(dir), "/proc/%d", pid);
-    if (!read_stat(dir, &ppid, &st) || ppid <= 1)
+    if (!read_stat(NULL, dir, &ppid, &st) || ppid <= 1)
         return false;
     snprintf(path, sizeof(path), "/proc/%d/cmdline", ppid);
     ssize_t n = slurp(path, buf, sizeof(buf));
@@ -236,7 +257,7 @@ bool vm_proc_identify(int pid, struct vm_id *id, char *why, size_t n)
         return false;
     }
     id->pid = pid;
-    if (!read_stat(dir, NULL, &id->start)) {
+    if (!read_stat(NULL, dir, NULL, &id->start)) {
         snprintf(why, n, "pid %d ended", pid);
         return false;
     }
@@ -260,7 +281,8 @@ static int known_at(const struct vm_proc_cache *c, int pid)
 int vm_proc_scan(struct vm_proc_cache *c, double now, struct vm_id *ids,
                  int max)
 {
-    c->last_pid = newest_pid(); /* before the listing: none is missed */
+    bool first = c->last_full == 0; /* every process is read at once */
+    c->last_pid = newest_pid();     /* before the listing: none is missed */
     c->last_full = now;
     DIR *d = opendir("/proc");
     if (!d)
@@ -281,24 +303,32 @@ int vm_proc_scan(struct vm_proc_cache *c, double now, struct vm_id *ids,
         int pid = pids[k], at = known_at(c, pid);
         bool known = at < c->n && c->not_vm[at].pid == pid;
         double seen = known ? c->not_vm[at].seen : now;
-        if (known && now - seen > YOUNG_S) {
-            next.not_vm[next.n].pid = pid;
-            next.not_vm[next.n++].seen = seen;
-            continue;
-        }
+        int reads = known ? c->not_vm[at].reads : 0;
+        bool vm = false;
+        for (int v = 0; v < c->nvm && !vm; v++)
+            vm = c->vm_pid[v] == pid;
+        /* new: read at the next scan; read once: again when old enough */
+        bool due = first || vm ||
+                   (known && (reads == 0 ||
+                              (reads == 1 && now - seen >= VM_PROC_YOUNG_S)));
         struct vm_id id;
         char why[VM_WHY];
-        if (found < max && vm_proc_identify(pid, &id, why, sizeof(why))) {
+        if (due && found < max &&
+            vm_proc_identify(pid, &id, why, sizeof(why))) {
             ids[found++] = id;
             continue;
         }
         next.not_vm[next.n].pid = pid;
+        next.not_vm[next.n].reads = reads + due;
         next.not_vm[next.n++].seen = seen;
-        if (seen + YOUNG_S > c->young_until)
-            c->young_until = seen + YOUNG_S;
+        if (reads + due < 2 && seen + VM_PROC_YOUNG_S > c->young_until)
+            c->young_until = seen + VM_PROC_YOUNG_S; /* scans due till then */
     }
     c->n = next.n;
     memcpy(c->not_vm, next.not_vm, (size_t)next.n * sizeof(next.not_vm[0]));
+    c->nvm = 0;
+    for (int v = 0; v < found && c->nvm < VM_MAX; v++)
+        c->vm_pid[c->nvm++] = ids[v].pid;
     return found;
 }
 
@@ -327,19 +357,20 @@ int vm_proc_vcpu_of(enum vm_kind kind, const char *comm)
 
 /* Reads thread tid of process pid (or a process of its own: tid == pid)
  * into t; false when it is gone. */
-static bool read_thread(int pid, int tid, struct vm_thread *t, int *eperm)
+static bool read_thread(struct proc_fds *fds, int pid, int tid,
+                        struct vm_thread *t, int *eperm)
 {
     char path[96], buf[2048];
     t->tid = tid;
     snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
-    if (slurp(path, buf, sizeof(buf)) <= 0)
+    if (slurp_kept(fds, path, buf, sizeof(buf)) <= 0)
         return false;
     buf[strcspn(buf, "\n")] = '\0';
     snprintf(t->comm, sizeof(t->comm), "%.19s", buf);
     snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, tid);
     unsigned long long run, wait, slices;
     t->have_sched = false;
-    if (slurp(path, buf, sizeof(buf)) > 0 &&
+    if (slurp_kept(fds, path, buf, sizeof(buf)) > 0 &&
         sscanf(buf, "%llu %llu %llu", &run, &wait, &slices) == 3) {
         t->have_sched = true;
         t->run_ns = run;
@@ -358,7 +389,8 @@ static bool read_thread(int pid, int tid, struct vm_thread *t, int *eperm)
 
 /* Every thread of process pid into out, as vCPU `vcpu` when >= 0, else by
  * the VMM's names. Returns how many were added. */
-static int read_threads(int pid, struct vm_raw *out, int vcpu, int *eperm)
+static int read_threads(struct proc_fds *fds, int pid, struct vm_raw *out,
+                        int vcpu, int *eperm)
 {
     char path[64];
     snprintf(path, sizeof(path), "/proc/%d/task", pid);
@@ -371,7 +403,7 @@ static int read_threads(int pid, struct vm_raw *out, int vcpu, int *eperm)
         if (!isdigit((unsigned char)e->d_name[0]))
             continue;
         struct vm_thread *t = &out->th[out->nthreads];
-        if (!read_thread(pid, atoi(e->d_name), t, eperm))
+        if (!read_thread(fds, pid, atoi(e->d_name), t, eperm))
             continue;
         t->vcpu = vcpu >= 0 ? vcpu : vm_proc_vcpu_of(out->id.kind, t->comm);
         out->nthreads++;
@@ -384,8 +416,8 @@ static int read_threads(int pid, struct vm_raw *out, int vcpu, int *eperm)
 /* UML runs its guest's processes as host processes of its own, children
  * of the kernel that traces them: their time is its one vCPU's, with the
  * kernel's main thread; its other children (slirp) are the VMM's work. */
-static void read_uml_children(const struct vm_raw *kernel, struct vm_raw *out,
-                              int *eperm)
+static void read_uml_children(struct proc_fds *fds, const struct vm_raw *kernel,
+                              struct vm_raw *out, int *eperm)
 {
     DIR *d = opendir("/proc");
     if (!d)
@@ -398,14 +430,14 @@ static void read_uml_children(const struct vm_raw *kernel, struct vm_raw *out,
         int pid = atoi(e->d_name), ppid;
         unsigned long long st;
         snprintf(dir, sizeof(dir), "/proc/%d", pid);
-        if (!read_stat(dir, &ppid, &st) || ppid != kernel->id.pid)
+        if (!read_stat(NULL, dir, &ppid, &st) || ppid != kernel->id.pid)
             continue;
         snprintf(path, sizeof(path), "%s/status", dir);
         long long tracer = slurp(path, buf, sizeof(buf)) > 0
                                ? status_field(buf, "TracerPid")
                                : -1;
         int from = out->nthreads;
-        read_threads(pid, out, tracer == kernel->id.pid ? 0 : -1, eperm);
+        read_threads(fds, pid, out, tracer == kernel->id.pid ? 0 : -1, eperm);
         for (int i = from; i < out->nthreads; i++)
             if (tracer != kernel->id.pid)
                 out->th[i].vcpu = -1;
@@ -445,8 +477,10 @@ static void guess_vcpus(struct vm_raw *out)
              "vCPUs unnamed: all threads but main (-name X,debug-threads=on)");
 }
 
-void vm_proc_read(const struct vm_id *id, struct vm_raw *out)
+void vm_proc_read(struct vm_proc_cache *c, const struct vm_id *id,
+                  struct vm_raw *out)
 {
+    struct proc_fds *fds = c ? &c->fds : NULL;
     char dir[64], path[80], buf[4096];
     memset(out, 0, offsetof(struct vm_raw, th));
     out->id = *id;
@@ -456,14 +490,14 @@ void vm_proc_read(const struct vm_id *id, struct vm_raw *out)
     out->t = clock_mono();
     snprintf(dir, sizeof(dir), "/proc/%d", id->pid);
     unsigned long long start;
-    if (!read_stat(dir, NULL, &start) || start != id->start) {
+    if (!read_stat(fds, dir, NULL, &start) || start != id->start) {
         out->gone = true;
         return;
     }
     int eperm = 0;
-    read_threads(id->pid, out, -1, &eperm);
+    read_threads(fds, id->pid, out, -1, &eperm);
     if (id->kind == VMK_UML)
-        read_uml_children(out, out, &eperm);
+        read_uml_children(fds, out, out, &eperm);
     guess_vcpus(out);
     int sched = 0;
     for (int i = 0; i < out->nthreads; i++)
@@ -473,7 +507,7 @@ void vm_proc_read(const struct vm_id *id, struct vm_raw *out)
                  eperm ? "schedstat: no permission (run as its user or root)"
                        : "no schedstat (kernel without CONFIG_SCHED_INFO)");
     snprintf(path, sizeof(path), "%s/status", dir);
-    if (slurp(path, buf, sizeof(buf)) > 0) {
+    if (slurp_kept(fds, path, buf, sizeof(buf)) > 0) {
         long long rss = status_field(buf, "VmRSS");
         if (rss >= 0) {
             out->have_rss = true;
@@ -481,7 +515,7 @@ void vm_proc_read(const struct vm_id *id, struct vm_raw *out)
         }
     }
     snprintf(path, sizeof(path), "%s/io", dir);
-    if (slurp(path, buf, sizeof(buf)) > 0) {
+    if (slurp_kept(fds, path, buf, sizeof(buf)) > 0) {
         long long r = status_field(buf, "rchar"),
                   w = status_field(buf, "wchar");
         out->have_io = r >= 0 && w >= 0;

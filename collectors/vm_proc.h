@@ -10,11 +10,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "collectors/proc_fds.h"
 #include "core/vm_model.h"
 
-/* What a scan remembers between calls: processes known not to be VMs
- * (their cmdline is not read again once they are older than a few
- * seconds, so a scan of a quiet host reads one directory). */
+/* What a scan remembers between calls: processes known not to be VMs.
+ * A process new since the last scan is not read yet (most are gone by the
+ * next: a build's compilers, a shell's pipes); at the next its cmdline is
+ * read, and once more when it is VM_PROC_YOUNG_S old (a wrapper that
+ * execs a VMM late), never again after; so a scan of a quiet host reads
+ * one directory, and one of a busy host two files a process at most.
+ * (Read every scan for its first 5 s, a machine starting 20 processes a
+ * second cost 100 reads, 700 µs, a tick: bench/vmview_cost.sh.) */
+#define VM_PROC_YOUNG_S   5.0
 #define VM_PROC_KNOWN_MAX 4096
 struct vm_proc_cache {
     int last_pid;       /* the newest pid at the last scan (/proc/loadavg) */
@@ -23,12 +30,18 @@ struct vm_proc_cache {
     int n;
     struct {
         int pid;
+        int reads; /* of its cmdline so far: 0, 1, 2 */
         double seen;
     } not_vm[VM_PROC_KNOWN_MAX];
+    int nvm, vm_pid[VM_MAX]; /* the VMs the last scan found: read each scan */
+    struct proc_fds fds;     /* the VMs' files, kept open between readings */
 };
 
-/* Empties c; proc is /proc unless a test gives another root. */
+/* Empties c. */
 void vm_proc_cache_init(struct vm_proc_cache *c);
+
+/* Closes the files c keeps (then empty, as after init). */
+void vm_proc_cache_close(struct vm_proc_cache *c);
 
 /* Whether the process whose argv is the n bytes of NUL-separated cmdline
  * is a VM, and which (into id: kind and name; not pid or start). */
@@ -52,8 +65,13 @@ int vm_proc_scan(struct vm_proc_cache *c, double now, struct vm_id *ids,
                  int max);
 
 /* Reads VM id now into out (out->gone when it ended or is another
- * process). */
-void vm_proc_read(const struct vm_id *id, struct vm_raw *out);
+ * process), through the files c keeps open (c NULL: none kept). */
+void vm_proc_read(struct vm_proc_cache *c, const struct vm_id *id,
+                  struct vm_raw *out);
+
+/* After every VM of a tick was read: closes the files of those that were
+ * not (ended, or no longer watched). */
+void vm_proc_read_done(struct vm_proc_cache *c);
 
 /* The vCPU number a VMM's thread name gives ("CPU 1/TCG": 1), or -1. */
 int vm_proc_vcpu_of(enum vm_kind kind, const char *comm);

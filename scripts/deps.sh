@@ -27,8 +27,8 @@ RUN="pcp redis-server curl python3-pcp"
 # lintian for the packages (make deb, test_deb), rt-tests (cyclictest) as
 # the reference of timer-lat's latencies, time (GNU time) for make bench's
 # latency cost, sysstat (pidstat -t) for the host's view of a VM's threads
-# read by another tool
-TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf lintian rt-tests time sysstat"
+# read by another tool, strace for what --no-vm-view no longer reads
+TEST="libcmocka-dev tmux htop clang-format iproute2 procps faketime groff-base man-db stress-ng linux-perf lintian rt-tests time sysstat strace"
 PKGS="$BUILD $RUN $TEST"
 # make fuzz only (scripts/deps.sh fuzz): clang with libFuzzer and the
 # sanitizer runtimes

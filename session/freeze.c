@@ -20,6 +20,7 @@ int freeze_take(struct freeze *f, const struct session *s, const struct jobs *j)
     f->s->interval = s->interval;
     f->s->nsrc = s->nsrc;
     f->s->self = s->self;
+    f->s->vms_off = s->vms_off;
     memcpy(f->s->model, s->model, sizeof(s->model[0]) * (size_t)s->nsrc);
     f->s->wake[0] = f->s->wake[1] = -1;
     if (s->vms) { /* the host's view as it was; no scan cache of its own */

@@ -50,6 +50,7 @@ static int session_begin(struct session *s, double interval, char *err,
     s->nsrc = 0;
     s->interval = interval;
     s->vms = NULL;
+    s->vms_off = false;
     selfcost_init(&s->self);
     if (pipe2(s->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
         snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
@@ -66,14 +67,16 @@ static int session_begin(struct session *s, double interval, char *err,
 }
 
 int session_open(struct session *s, double interval,
-                 const struct source_spec *guests, int nguests, char *err,
-                 size_t errlen)
+                 const struct source_spec *guests, int nguests, bool vm_view,
+                 char *err, size_t errlen)
 {
     if (session_begin(s, interval, err, errlen) < 0)
         return -1;
     if (start_source(s, "host", NULL, local_backends(), err, errlen) < 0)
         goto fail;
-    s->vms = vm_watch_new(); /* this host's VMs: none when out of memory */
+    s->vms_off = !vm_view;
+    if (vm_view) /* this host's VMs: none when out of memory */
+        s->vms = vm_watch_new();
     for (int g = 0; g < nguests; g++)
         if (session_add(s, &guests[g], err, errlen) < 0)
             goto fail;
@@ -137,8 +140,9 @@ int session_add(struct session *s, const struct source_spec *guest, char *err,
     if (guest->pid > 0 && !s->vms) {
         snprintf(err, errlen,
                  "guest '%s': pid= joins a guest with its VM on this host, "
-                 "which this session does not watch",
-                 guest->name);
+                 "which this session does not watch%s",
+                 guest->name,
+                 s->vms_off ? " (--no-vm-view: drop one or the other)" : "");
         return -1;
     }
     if (guest->pid > 0 && s->nsrc < SESSION_MAX_SOURCES &&

@@ -28,13 +28,15 @@ struct session {
     /* the host's view of this host's VMs (session/vm_watch.h), read with
      * the host's samples; NULL where model[0] is no local host */
     struct vm_watch *vms;
+    bool vms_off; /* --no-vm-view: vms stays NULL on purpose */
 };
 
 /* Starts watching this host and the `nguests` guests every `interval`
- * seconds. 0, or -1 with a one-line reason in err. */
+ * seconds, and this host's VM processes unless vm_view is false. 0, or -1
+ * with a one-line reason in err. */
 int session_open(struct session *s, double interval,
-                 const struct source_spec *guests, int nguests, char *err,
-                 size_t errlen);
+                 const struct source_spec *guests, int nguests, bool vm_view,
+                 char *err, size_t errlen);
 
 /* Starts watching two remote sources read through `backends`: `host` as
  * model[0], the reference of the ratios, and `guest`. 0, or -1 with a

@@ -27,6 +27,8 @@ void vm_watch_free(struct vm_watch *w)
 {
     if (!w)
         return;
+    if (w->cache)
+        vm_proc_cache_close(w->cache);
     free(w->cache);
     free(w);
 }
@@ -61,10 +63,11 @@ void vm_watch_tick(struct vm_watch *w, double now)
             ids[n] = w->set.vm[n].cur.id;
     int k = 0;
     for (int i = 0; i < n; i++) {
-        vm_proc_read(&ids[i], &raws[k]);
+        vm_proc_read(w->cache, &ids[i], &raws[k]);
         if (!raws[k].gone)
             k++;
     }
+    vm_proc_read_done(w->cache);
     int before = w->set.n;
     int changed = vm_set_update(&w->set, raws, k);
     w->set.last_scan = now;

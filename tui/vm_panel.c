@@ -41,7 +41,10 @@ void vm_panel_draw(const struct session *s, int y0, int height, bool utf8)
     put(y0, 1, COLS - 2, colors_attr(ROLE_RULE) | A_BOLD, title, utf8);
     if (!s->vms) {
         put(y0 + 1, 0, COLS, colors_attr(ROLE_LABEL),
-            "this session watches no host of its own: no VMs", utf8);
+            s->vms_off ? "off: --no-vm-view (this host's VM processes are "
+                         "not read)"
+                       : "this session watches no host of its own: no VMs",
+            utf8);
         return;
     }
     if (n == 0)
