@@ -63,6 +63,8 @@ static int newest_pid(void)
 
 bool vm_proc_scan_due(const struct vm_proc_cache *c, double now)
 {
+    if (c->last_full > 0 && now - c->last_full < VM_PROC_GAP_S)
+        return false;
     int pid = newest_pid();
     return pid < 0 || pid != c->last_pid || now < c->young_until ||
            now - c->last_full >= VM_PROC_FULL_S || c->last_full == 0;

@@ -54,9 +54,14 @@ bool vm_proc_identify(int pid, struct vm_id *id, char *why, size_t n);
 /* Whether a scan can find anything new at host monotonic time now: a
  * process was created since the last one (the newest pid moved), one seen
  * then may still exec a VMM, or VM_PROC_FULL_S passed (a process that
- * execs one long after it started). Without a scan the VMs known are all
- * there are. */
+ * execs one long after it started); and VM_PROC_GAP_S passed since the
+ * last scan, so a host that starts processes all the time is listed every
+ * 2 s, not every tick (at 40-70 new processes a second the listing was
+ * 17% of the viewing parallax's CPU: bench/vmview_cost.sh). A VM shows up
+ * that much later; one known is read every tick. Without a scan the VMs
+ * known are all there are. */
 #define VM_PROC_FULL_S 10.0
+#define VM_PROC_GAP_S  2.0
 bool vm_proc_scan_due(const struct vm_proc_cache *c, double now);
 
 /* Every VM process on this host (up to max) into ids; returns how many.
