@@ -111,14 +111,28 @@ wait_for 60 clock_cells || { cap big; fail "$why"; }
 echo "ok: big: $(cap big | grep '^clock offset' | tr -s ' ')"
 echo "ok: big: $(cap big | grep '^clock drift' | tr -s ' ')"
 
-# the snapshot's text report marks the faults with ! and the JSON lists them
-tm send-keys -t big s
-wait_for 10 has_in big '^ saved .*\.txt \(and \.json\)' || { cap big; fail "no snapshot"; }
-report=$(ls "$work"/reports-big/*.txt)
-grep -qE "^clock offset +- +!$five \\+-[^ ]+ +- +!\\+1\\.000d " "$report" ||
-    { sed -n '/^TIME/,/^steal/p' "$report"; fail "the report's offsets"; }
-grep -qE '^clock drift .* !\+(9[0-9]{2}|1[01][0-9]{2}) \+-[0-9]+ppm +1\.00(09|10|11) ' "$report" ||
-    { sed -n '/^TIME/,/^steal/p' "$report"; fail "the report's drifts"; }
+# the snapshot's text report marks the faults with ! and the JSON lists
+# them. A snapshot is the screen of its moment: a drift is a fault only
+# while it exceeds 500 ppm by more than its own bound, which under load
+# can widen again a refresh after the screen showed it (the fresh run: the
+# screen's check passed, the next refresh's report had no !), so
+# snapshots are taken until one shows what the screen did, a while at most
+report=
+snapshot_faults() {
+    local n
+    n=$(ls "$work"/reports-big/*.txt 2>/dev/null | wc -l)
+    tm send-keys -t big s
+    wait_for 10 bash -c "[ \$(ls '$work'/reports-big/*.txt 2>/dev/null | wc -l) -gt $n ]" ||
+        { why="no snapshot"; return 1; }
+    report=$(ls -t "$work"/reports-big/*.txt | head -1)
+    why="the report's offsets"
+    grep -qE "^clock offset +- +!$five \\+-[^ ]+ +- +!\\+1\\.000d " "$report" || return 1
+    why="the report's drifts"
+    grep -qE '^clock drift .* !\+(9[0-9]{2}|1[01][0-9]{2}) \+-[0-9]+ppm +1\.00(09|10|11) ' "$report"
+}
+wait_for 60 snapshot_faults ||
+    { [ -n "$report" ] && sed -n '/^TIME/,/^steal/p' "$report"; cap big; fail "$why"; }
+has_in big '^ saved .*\.txt \(and \.json\)' || { cap big; fail "the screen does not say what it saved"; }
 python3 - "${report%.txt}.json" <<'PY' || fail "the JSON's faults"
 import json, sys
 d = json.load(open(sys.argv[1]))
