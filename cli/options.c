@@ -59,11 +59,16 @@ void options_usage(FILE *f)
         "PCP_ARCHIVE...).\n"
         "\n"
         "Sources:\n"
-        "  -h, --host=[NAME=]HOST[:PORT][,pid=N]\n"
+        "  -h, --host=[NAME=]HOST[:PORT][,pid=N|,vm=VMNAME]\n"
         "                          add a guest (or another host) running "
         "pmcd;\n"
         "                          pid=N: the process here that runs it "
-        "(its VM)\n"
+        "(its VM);\n"
+        "                          vm=VMNAME: the VM here of that name (qemu "
+        "-name)\n"
+        "                          whenever it runs; neither: the one VM "
+        "named\n"
+        "                          as its column, if there is one\n"
         "                          repeatable; NAME labels its column; an "
         "IPv6\n"
         "                          address goes in brackets: [::1]:44321\n"
@@ -210,9 +215,10 @@ void options_usage(FILE *f)
         "more\n"
         "      --no-vm-view        do not read the VM processes on this host "
         "(the\n"
-        "                          host's view, the v key; -h ...,pid= is "
-        "then\n"
-        "                          refused): no scan of /proc each interval\n"
+        "                          host's view, the v key; -h ...,pid= and "
+        ",vm=\n"
+        "                          are then refused): no scan of /proc each "
+        "interval\n"
         "\n"
         "General options:\n"
         "  -v, --verbose           more in the log "
@@ -316,7 +322,8 @@ static int fleet_check(const struct options *o, char *err, size_t errlen)
     return 0;
 }
 
-/* 0 when no two guests read the same pmcd, else -1 with err naming it. */
+/* 0 when no two guests read the same pmcd or name the same VM, else -1
+ * with err naming it. */
 static int check_guests(const struct options *o, char *err, size_t errlen)
 {
     for (int i = 0; i < o->nguests; i++)
@@ -325,6 +332,12 @@ static int check_guests(const struct options *o, char *err, size_t errlen)
                 snprintf(err, errlen,
                          "guest %s is given twice; give each pmcd once",
                          echo(o->guests[i].target));
+                return -1;
+            } else if (o->guests[i].vm[0] &&
+                       strcmp(o->guests[i].vm, o->guests[k].vm) == 0) {
+                snprintf(err, errlen,
+                         "vm=%s is given to two guests; one VM runs one guest",
+                         o->guests[i].vm);
                 return -1;
             }
     return 0;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/safe_text.h"
 
 #define CMDLINE_MAX 4096
 
@@ -137,7 +138,19 @@ static void qemu_name(const char *v, char *out, size_t n)
     }
 }
 
+static bool classify(const char *cmdline, size_t n, struct vm_id *id);
+
+/* The VM's name is anyone's argv: made safe here, before any view or
+ * report sees it (and a vm= name, which is safe, can match only a name
+ * that was). */
 bool vm_proc_classify(const char *cmdline, size_t n, struct vm_id *id)
+{
+    bool vm = classify(cmdline, n, id);
+    safe_text(id->name);
+    return vm;
+}
+
+static bool classify(const char *cmdline, size_t n, struct vm_id *id)
 {
     const char *argv[256];
     int argc = 0;

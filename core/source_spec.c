@@ -17,7 +17,8 @@ static int bad(char *err, size_t errlen, const char *arg, const char *why)
 {
     char shown[SAFE_TEXT_ECHO_MAX * 4 + 4];
     snprintf(err, errlen,
-             "guest '%s': %s; give HOST[:PORT] or NAME=HOST[:PORT][,pid=N]",
+             "guest '%s': %s; give HOST[:PORT] or "
+             "NAME=HOST[:PORT][,pid=N|,vm=VMNAME]",
              safe_text_copy(shown, sizeof(shown), arg, SAFE_TEXT_ECHO_MAX),
              why);
     return -1;
@@ -50,37 +51,82 @@ static bool is_ipv6(const char *s, size_t len)
 static int parse_spec(const char *arg, struct source_spec *out, char *err,
                       size_t errlen);
 
-/* ",pid=N" at the end of arg: the guest's VM process on this host. */
+bool source_spec_vm_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)name[i]) && !strchr(".-_+:@", name[i]))
+            return false;
+    return n > 0 && n < sizeof(((struct source_spec *)0)->vm);
+}
+
+/* One option after the host, "pid=N" or "vm=NAME" (n bytes at opt), into
+ * out. 0, or -1 with err. */
+static int parse_option(const char *arg, const char *opt, size_t n,
+                        struct source_spec *out, char *err, size_t errlen)
+{
+    char v[80];
+    if (n >= 4 && strncmp(opt, "pid=", 4) == 0) {
+        snprintf(v, sizeof(v), "%.*s", (int)(n - 4 < 20 ? n - 4 : 20), opt + 4);
+        char *end;
+        long pid = strtol(v, &end, 10);
+        if (out->pid || !isdigit((unsigned char)v[0]) || *end != '\0' ||
+            n - 4 > 20 || pid < 1 || pid > 4194304)
+            return bad(err, errlen, arg,
+                       out->pid ? "pid= is given twice"
+                                : "pid= takes the process id of the guest's "
+                                  "VM on this host");
+        out->pid = (int)pid;
+        return 0;
+    }
+    if (n >= 3 && strncmp(opt, "vm=", 3) == 0) {
+        if (out->vm[0])
+            return bad(err, errlen, arg, "vm= is given twice");
+        if (n - 3 >= sizeof(out->vm))
+            return bad(err, errlen, arg,
+                       "the vm= name is too long (63 at most)");
+        snprintf(v, sizeof(v), "%.*s", (int)(n - 3), opt + 3);
+        if (!source_spec_vm_name_ok(v))
+            return bad(err, errlen, arg,
+                       v[0] ? "vm= takes a VM's name: 1 to 63 letters, "
+                              "digits, '.', '-', '_', '+', ':', '@'"
+                            : "vm= is empty: give the name of the guest's VM "
+                              "on this host (its qemu -name)");
+        snprintf(out->vm, sizeof(out->vm), "%.63s", v);
+        return 0;
+    }
+    return bad(err, errlen, arg,
+               "after the host come only ,pid=N or ,vm=VMNAME");
+}
+
+/* ",pid=N" or ",vm=NAME" at the end of arg: the guest's VM on this host,
+ * by its process or by its name; not both. */
 int source_spec_parse(const char *arg, struct source_spec *out, char *err,
                       size_t errlen)
 {
-    const char *opt = strstr(arg, ",pid=");
+    const char *opt = strstr(arg, ",pid="), *vm = strstr(arg, ",vm=");
+    if (!opt || (vm && vm < opt))
+        opt = vm;
+    out->pid = 0;
+    out->vm[0] = '\0';
     if (!opt)
-        opt = strstr(arg, ",vm="); /* refused below, by name */
-    if (!opt) {
-        if (parse_spec(arg, out, err, errlen) < 0)
-            return -1;
-        out->pid = 0;
-        return 0;
-    }
+        return parse_spec(arg, out, err, errlen);
     char head[256];
     if ((size_t)(opt - arg) >= sizeof(head))
         return bad(err, errlen, arg, "the host is too long");
-    if (strncmp(opt, ",vm=", 4) == 0)
+    for (const char *p = opt + 1;;) {
+        size_t n = strcspn(p, ",");
+        if (parse_option(arg, p, n, out, err, errlen) < 0)
+            return -1;
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    if (out->pid && out->vm[0])
         return bad(err, errlen, arg,
-                   "vm=NAME is not read yet: give ,pid=N, the process id of "
-                   "its VM (pgrep -a qemu)");
-    char *end;
-    long pid = strtol(opt + 5, &end, 10);
-    if (!isdigit((unsigned char)opt[5]) || *end != '\0' || pid < 1 ||
-        pid > 4194304)
-        return bad(err, errlen, arg,
-                   "pid= takes the process id of the guest's VM on this host");
+                   "pid= and vm= both name its VM: give one of them");
     snprintf(head, sizeof(head), "%.*s", (int)(opt - arg), arg);
-    if (parse_spec(head, out, err, errlen) < 0)
-        return -1;
-    out->pid = (int)pid;
-    return 0;
+    return parse_spec(head, out, err, errlen); /* name and target only */
 }
 
 static int parse_spec(const char *arg, struct source_spec *out, char *err,

@@ -78,7 +78,7 @@ static void add_ready(struct demo_guests *d, int k, struct session *s)
         return;
     d->added[k] = true;
     unique_name(d, k);
-    struct source_spec spec;
+    struct source_spec spec = {.pid = 0};
     snprintf(spec.name, sizeof(spec.name), "%s", g->name);
     snprintf(spec.target, sizeof(spec.target), "127.0.0.1:%d", g->port);
     spec.pid = g->vm_pid; /* the host's view joins its VM process */

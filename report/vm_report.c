@@ -2,6 +2,7 @@
 #include "report/vm_report.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "session/vm_watch.h"
 #include "view/vm_text.h"
@@ -21,8 +22,22 @@ static json_t *num(double v)
     return isnan(v) || isinf(v) ? json_null() : json_real(v);
 }
 
+/* A guest given ,vm=NAME that no VM on this host runs yet: its column's
+ * name, the VM asked for, and why it is not joined. */
+static json_t *unjoined_json(const struct session *s, int k)
+{
+    int src = vm_view_source(s, k);
+    const char *why = vm_view_unjoined_why(s, k);
+    return json_pack("{s:s, s:n, s:n, s:s, s:n, s:s}", "name",
+                     src > 0 ? s->vms->want[src] : "", "kind", "pid", "guest",
+                     src > 0 ? s->model[src].name : "", "joined", "why",
+                     why ? why : "");
+}
+
 static json_t *vm_json(const struct session *s, int k)
 {
+    if (k >= s->vms->set.n)
+        return unjoined_json(s, k);
     const struct vm_model *vm = &s->vms->set.vm[k];
     const struct vm_figures *f = &vm->fig;
     char name[96];
@@ -50,6 +65,12 @@ static json_t *vm_json(const struct session *s, int k)
         json_array_append_new(vcpus, json_pack("{s:o, s:o}", "run",
                                                num(f->vcpu_run[c]), "wait",
                                                num(f->vcpu_wait[c])));
+    char how[80];
+    vm_view_joined_how(s, k, how, sizeof(how));
+    /* how it was joined: "pid", "vm" (,vm=NAME), "name" (its column's) */
+    json_object_set_new(o, "joined",
+                        how[0] ? json_stringn(how, strcspn(how, "="))
+                               : json_null());
     json_object_set_new(o, "figures", fig);
     json_object_set_new(o, "notes", why);
     json_object_set_new(o, "vcpus", vcpus);

@@ -133,15 +133,31 @@ int session_add_recorded(struct session *s, const struct source_spec *spec,
     return 0;
 }
 
+/* Whether ,vm=NAME of guest may be taken: another source given the same
+ * VM name is refused. 0, or -1 with err. */
+static int vm_name_free(const struct session *s, const struct source_spec *g,
+                        char *err, size_t errlen)
+{
+    for (int i = 1; i < s->nsrc && i < VM_WATCH_SOURCES; i++)
+        if (s->vms->by[i] == VMJ_VM && strcmp(s->vms->want[i], g->vm) == 0) {
+            snprintf(err, errlen,
+                     "guest '%s': vm=%s is guest '%s''s already; one VM runs "
+                     "one guest",
+                     g->name, g->vm, s->model[i].name);
+            return -1;
+        }
+    return 0;
+}
+
 int session_add(struct session *s, const struct source_spec *guest, char *err,
                 size_t errlen)
 {
     char why[256];
-    if (guest->pid > 0 && !s->vms) {
+    if ((guest->pid > 0 || guest->vm[0]) && !s->vms) {
         snprintf(err, errlen,
-                 "guest '%s': pid= joins a guest with its VM on this host, "
+                 "guest '%s': %s joins a guest with its VM on this host, "
                  "which this session does not watch%s",
-                 guest->name,
+                 guest->name, guest->pid > 0 ? "pid=" : "vm=",
                  s->vms_off ? " (--no-vm-view: drop one or the other)" : "");
         return -1;
     }
@@ -150,10 +166,17 @@ int session_add(struct session *s, const struct source_spec *guest, char *err,
         snprintf(err, errlen, "guest '%s': %s", guest->name, why);
         return -1;
     }
+    if (guest->vm[0] && vm_name_free(s, guest, err, errlen) < 0)
+        return -1;
+    /* by vm=, or a libvirt guest by its own name: when its VM is there */
+    if (s->vms && guest->pid <= 0 && s->nsrc < SESSION_MAX_SOURCES)
+        vm_watch_join_name(s->vms, s->nsrc,
+                           guest->vm[0] ? guest->vm : guest->name,
+                           guest->vm[0] != '\0');
     if (start_source(s, guest->name, guest->target, remote_backends, err,
                      errlen) < 0) {
-        if (s->vms && s->nsrc < VM_WATCH_SOURCES)
-            s->vms->pid[s->nsrc] = 0;
+        if (s->vms)
+            vm_watch_leave(s->vms, s->nsrc);
         return -1;
     }
     return 0;

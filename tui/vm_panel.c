@@ -32,9 +32,10 @@ void vm_panel_draw(const struct session *s, int y0, int height, bool utf8)
     int fit = (COLS - VIEW_LABEL_W) / col_w;
     if (fit > n)
         fit = n;
-    char title[96];
-    snprintf(title, sizeof(title), " host's view: %d VM%s%s (v: the table) ", n,
-             n == 1 ? "" : "s", fit < n ? ", some beyond the width" : "");
+    char title[160], count[96];
+    vm_view_count_text(s, count, sizeof(count));
+    snprintf(title, sizeof(title), " host's view: %s%s (v: the table) ", count,
+             fit < n ? ", some beyond the width" : "");
     attron(colors_attr(ROLE_RULE));
     mvhline(y0, 0, utf8 ? ACS_HLINE : '-', COLS);
     attroff(colors_attr(ROLE_RULE));

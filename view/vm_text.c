@@ -28,9 +28,10 @@ void vm_text_print(FILE *f, const struct session *s, int columns, bool utf8)
         return;
     }
     int n = vm_view_count(s);
+    char count[96];
     (void)columns;
-    fprintf(f, "-- host's view: %d VM%s on this host --\n", n,
-            n == 1 ? "" : "s");
+    vm_view_count_text(s, count, sizeof(count));
+    fprintf(f, "-- host's view: %s on this host --\n", count);
     if (n == 0) {
         fputc('\n', f);
         fflush(f);

@@ -21,21 +21,62 @@ const char *const vm_row_keys[VM_ROW_COUNT] = {
 #undef VM_ROW_KEY
 };
 
-int vm_view_count(const struct session *s)
+/* Columns 0..n-1 are the VMs found, then one per guest given ,vm=NAME
+ * that no VM runs yet (its header and a row that says why). */
+static int vm_count(const struct session *s)
 {
     return s->vms ? s->vms->set.n : 0;
 }
 
+int vm_view_count(const struct session *s)
+{
+    return s->vms ? s->vms->set.n + vm_watch_unjoined(s->vms) : 0;
+}
+
+void vm_view_count_text(const struct session *s, char *buf, size_t n)
+{
+    int vms = vm_count(s), waiting = vm_view_count(s) - vms;
+    int used = snprintf(buf, n, "%d VM%s", vms, vms == 1 ? "" : "s");
+    if (waiting > 0 && used >= 0 && (size_t)used < n)
+        snprintf(buf + used, n - (size_t)used,
+                 " (%d guest%s given vm= not joined)", waiting,
+                 waiting == 1 ? "" : "s");
+}
+
 static const struct vm_model *vm_at(const struct session *s, int k)
 {
-    return k >= 0 && k < vm_view_count(s) ? &s->vms->set.vm[k] : NULL;
+    return k >= 0 && k < vm_count(s) ? &s->vms->set.vm[k] : NULL;
+}
+
+/* The source of unjoined column k, or -1 when k is a VM's. */
+static int unjoined_source(const struct session *s, int k)
+{
+    if (k < vm_count(s) || k >= vm_view_count(s))
+        return -1;
+    int src = vm_watch_unjoined_at(s->vms, k - vm_count(s));
+    return src > 0 && src < s->nsrc ? src : -1;
 }
 
 int vm_view_source(const struct session *s, int k)
 {
     const struct vm_model *vm = vm_at(s, k);
-    int src = vm ? vm_watch_source_of(s->vms, vm->cur.id.pid) : -1;
+    int src =
+        vm ? vm_watch_source_of(s->vms, vm->cur.id.pid) : unjoined_source(s, k);
     return src > 0 && src < s->nsrc ? src : -1;
+}
+
+const char *vm_view_unjoined_why(const struct session *s, int k)
+{
+    int src = unjoined_source(s, k);
+    return src > 0 ? vm_watch_why(s->vms, src) : NULL;
+}
+
+void vm_view_joined_how(const struct session *s, int k, char *buf, size_t n)
+{
+    int src = vm_view_source(s, k);
+    buf[0] = '\0';
+    if (src > 0 && vm_at(s, k))
+        vm_watch_how(s->vms, src, buf, n);
 }
 
 void vm_view_header(const struct session *s, int k, int row, char *buf,
@@ -43,7 +84,17 @@ void vm_view_header(const struct session *s, int k, int row, char *buf,
 {
     const struct vm_model *vm = vm_at(s, k);
     int src = vm_view_source(s, k);
+    char how[80];
     buf[0] = '\0';
+    if (!vm && src > 0) { /* a guest given vm=NAME, no such VM yet */
+        if (row == 0)
+            snprintf(buf, n, "%s", s->model[src].name);
+        else if (row == 1)
+            snprintf(buf, n, "vm=%s", s->vms->want[src]);
+        else
+            snprintf(buf, n, "not joined");
+        return;
+    }
     if (!vm)
         return;
     switch (row) {
@@ -58,8 +109,12 @@ void vm_view_header(const struct session *s, int k, int row, char *buf,
                  vm->cur.id.pid, vm->fig.nvcpu);
         break;
     default:
-        snprintf(buf, n, "%s",
-                 src > 0 ? "joined: host+guest" : "host side only");
+        vm_view_joined_how(s, k, how, sizeof(how));
+        if (src > 0 && how[0])
+            snprintf(buf, n, "joined by %s", how);
+        else
+            snprintf(buf, n, "%s",
+                     src > 0 ? "joined: host+guest" : "host side only");
         break;
     }
 }
@@ -182,6 +237,11 @@ bool vm_view_cell(const struct session *s, int k, int row, char *val, size_t vn,
     char raw[64];
     detail[0] = '\0';
     fmt_right(val, vn, VIEW_VALUE_W, "");
+    const char *why = vm_view_unjoined_why(s, k);
+    if (!vm && why && row == VMR_RUN) { /* its one row: why not joined */
+        fmt_right(val, vn, VIEW_VALUE_W, "n/a");
+        snprintf(detail, dn, "%s", why);
+    }
     if (!vm)
         return false;
     const struct vm_raw *r = &vm->cur;

@@ -1,6 +1,7 @@
 /* The host's view of the VMs as cells: one column per VM process found on
  * this host, named by the guest column it runs where it is joined (a demo
- * guest, a guest given ,pid=N), else by the VM's own name; rows of what
+ * guest, a guest given ,pid=N or ,vm=NAME, one named as its VM), else by
+ * the VM's own name; rows of what
  * the host's scheduler gave its vCPUs and the VMM's other threads, and
  * where joined the guest's own word beside it (busy said against vCPU run
  * time, steal said against the time its vCPUs were held runnable off a
@@ -42,14 +43,28 @@ extern const char *const vm_row_keys[VM_ROW_COUNT];
 #define VM_HELD_FAULT_PTS 5.0
 
 /* The number of VM columns (the VMs found on this host, in the order
- * found); 0 when the session watches none. */
+ * found, then one for each guest given ,vm=NAME that no VM runs yet);
+ * 0 when the session watches none. */
 int vm_view_count(const struct session *s);
 
-/* The source VM column k is joined with, or -1. */
+/* The VMs found and the guests waiting for theirs, for a title: "2 VMs",
+ * "0 VMs (1 guest given vm= not joined)". */
+void vm_view_count_text(const struct session *s, char *buf, size_t n);
+
+/* The source VM column k is joined with (or is, unjoined), or -1. */
 int vm_view_source(const struct session *s, int k);
 
-/* Header row `row` of column k: its name; what it is ("qemu 1234 1vcpu");
- * whose it is ("guest demo-tcg" or "host side only"). */
+/* Why column k, a guest given ,vm=NAME, has no VM ("no VM named X on this
+ * host yet"); NULL when column k is a VM's. */
+const char *vm_view_unjoined_why(const struct session *s, int k);
+
+/* How VM column k was joined to its guest ("pid", "vm=NAME", "name"),
+ * "" when it is not. */
+void vm_view_joined_how(const struct session *s, int k, char *buf, size_t n);
+
+/* Header row `row` of column k: its name; what it is ("qemu 1234 1vcpu",
+ * "vm=NAME" for an unjoined guest); whose it is ("joined by vm=NAME",
+ * "joined by name", "joined by pid", "host side only", "not joined"). */
 void vm_view_header(const struct session *s, int k, int row, char *buf,
                     size_t n);
 

@@ -45,7 +45,8 @@ def parse(block):
     names = []
     for k in range(ncol):
         s = 16 + k * col_w
-        names.append(names_line[s:s + col_w].strip())
+        n = names_line[s:s + col_w].strip()
+        names.append(n if n not in names else f"{n}#{k}")  # VMs of one name
     for k, n in enumerate(names):
         cols[n] = {"_kind": rows[1][16 + k * col_w:16 + (k + 1) * col_w].strip(),
                    "_join": rows[2][16 + k * col_w:16 + (k + 1) * col_w].strip()}
@@ -66,7 +67,7 @@ for line in sys.stdin:
     if line.startswith("parallax ") and block:
         block = []
     block.append(line)
-    if line.startswith("vCPUs told") or line.startswith("-- host's view: 0 VMs"):
+    if line.startswith("vCPUs told") or line == "-- host's view: 0 VMs on this host --":
         n += 1
         t = time.monotonic()
         cols = parse(block)

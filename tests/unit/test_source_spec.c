@@ -55,9 +55,52 @@ static void test_pid(void **state)
     assert_non_null(strstr(err, "pid= takes the process id"));
     assert_int_equal(parse("vm1=h,pid=12x"), -1);
     assert_int_equal(parse("vm1=h,pid="), -1);
-    assert_int_equal(parse("vm1=h,vm=web"), -1);
-    assert_non_null(strstr(err, "give ,pid=N"));
     assert_int_equal(parse(",pid=3"), -1); /* no host */
+    assert_int_equal(parse("vm1=h,pid=3,pid=4"), -1);
+    assert_non_null(strstr(err, "pid= is given twice"));
+}
+
+/* ",vm=NAME": the VM of that name on this host; not with pid= */
+static void test_vm(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("g=10.0.0.5:44321,vm=web-1.prod"), 0);
+    assert_string_equal(sp.name, "g");
+    assert_string_equal(sp.target, "10.0.0.5:44321");
+    assert_string_equal(sp.vm, "web-1.prod");
+    assert_int_equal(sp.pid, 0);
+    assert_int_equal(parse("[::1]:44321,vm=a_b+c:d@e"), 0);
+    assert_string_equal(sp.target, "[::1]:44321");
+    assert_string_equal(sp.vm, "a_b+c:d@e");
+    assert_int_equal(parse("g=h"), 0); /* none given: none kept */
+    assert_string_equal(sp.vm, "");
+    /* both, either order: one line that says to give one */
+    const char *both[] = {"g=h,vm=web,pid=3", "g=h,pid=3,vm=web"};
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(parse(both[i]), -1);
+        assert_non_null(strstr(err, "pid= and vm= both name its VM"));
+        assert_null(strchr(err, '\n'));
+    }
+    /* empty, unsafe or no name at all */
+    const char *bad[] = {"g=h,vm=",        "g=h,vm=a b",    "g=h,vm=a,b",
+                         "g=h,vm=\033[2J", "g=h,vm=a/b",    "g=h,vm=$(x)",
+                         "g=h,vm=a=b",     "g=h,vm=x,vm=y", "g=h,foo=1",
+                         "g=h,vm=µ"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(parse(bad[i]), -1);
+        assert_non_null(strstr(err, "HOST[:PORT]"));
+        assert_null(strchr(err, '\n'));
+        assert_null(strchr(err, '\033'));
+    }
+    assert_int_equal(parse("g=h,vm="), -1);
+    assert_non_null(strstr(err, "vm= is empty"));
+    char long_name[80] = "g=h,vm=";
+    memset(long_name + 7, 'v', 64);
+    assert_int_equal(parse(long_name), -1);
+    assert_non_null(strstr(err, "too long"));
+    long_name[7 + 63] = '\0';
+    assert_int_equal(parse(long_name), 0);
+    assert_int_equal(strlen(sp.vm), 63);
 }
 
 static void test_errors(void **state)
@@ -91,6 +134,7 @@ int main(void)
         cmocka_unit_test(test_forms),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_pid),
+        cmocka_unit_test(test_vm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
