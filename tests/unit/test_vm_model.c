@@ -68,6 +68,15 @@ static void test_classify(void **state)
     assert_false(classify(&id, 2, "./linux", "--help"));
     assert_false(classify(&id, 2, "/process_api", "--firecracker-init"));
     assert_false(classify(&id, 0));
+    /* a name is anyone's argv: made safe before any view shows it (and a
+     * vm= name, which is safe, matches only what is left) */
+    assert_true(classify(&id, 3, "qemu-system-x86_64", "-name",
+                         "guest=a\033]0;x\007\033[2J"));
+    assert_string_equal(id.name, "a?]0;x??[2J");
+    assert_true(classify(&id, 3, "firecracker", "--id",
+                         "f\x9b"
+                         "1"));
+    assert_string_equal(id.name, "f?1");
 }
 
 static void test_vcpu_names(void **state)
