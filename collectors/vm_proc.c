@@ -38,8 +38,28 @@ void vm_proc_read_done(struct vm_proc_cache *c)
         proc_fds_sweep(&c->fds);
 }
 
+/* Reads the file at path into buf (up to n-1 bytes, 0-terminated);
+ * returns the bytes read or -1 with errno. */
+static ssize_t slurp(const char *path, char *buf, size_t n)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t got = 0, r;
+    while ((size_t)got < n - 1 &&
+           (r = read(fd, buf + got, n - 1 - (size_t)got)) > 0)
+        got += r;
+    int e = errno;
+    close(fd);
+    if (got == 0 && r < 0) {
+        errno = e;
+        return -1;
+    }
+    buf[got] = '\0';
+    return got;
+}
+
 /* path into buf as slurp does, through fds' kept file when fds is given */
-static ssize_t slurp(const char *path, char *buf, size_t n);
 static ssize_t slurp_kept(struct proc_fds *fds, const char *path, char *buf,
                           size_t n)
 {
@@ -69,27 +89,6 @@ bool vm_proc_scan_due(const struct vm_proc_cache *c, double now)
     int pid = newest_pid();
     return pid < 0 || pid != c->last_pid || now < c->young_until ||
            now - c->last_full >= VM_PROC_FULL_S || c->last_full == 0;
-}
-
-/* Reads the file at path into buf (up to n-1 bytes, 0-terminated);
- * returns the bytes read or -1 with errno. */
-static ssize_t slurp(const char *path, char *buf, size_t n)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t got = 0, r;
-    while ((size_t)got < n - 1 &&
-           (r = read(fd, buf + got, n - 1 - (size_t)got)) > 0)
-        got += r;
-    int e = errno;
-    close(fd);
-    if (got == 0 && r < 0) {
-        errno = e;
-        return -1;
-    }
-    buf[got] = '\0';
-    return got;
 }
 
 static const char *base_name(const char *path)

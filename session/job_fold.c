@@ -152,6 +152,20 @@ static bool agent_restarted(const struct job_cell *c,
            pj->runs == c->runs_base && m->updates >= c->acked_at + 2;
 }
 
+/* Fails cell c with note and posts it as the screen's message, headed by
+ * the source's name and, when given, the workload's. */
+static void cell_failed(struct jobs *j, struct job_cell *c, const char *src,
+                        const char *wl, const char *note)
+{
+    c->state = JOB_FAILED;
+    snprintf(c->note, sizeof(c->note), "%s", note);
+    if (wl)
+        snprintf(j->message, sizeof(j->message), "%s: %s: %s", src, wl, note);
+    else
+        snprintf(j->message, sizeof(j->message), "%s: %s", src, note);
+    j->message_seq++;
+}
+
 /* Folds what a guest reports of workload w into its cell. */
 static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
 {
@@ -176,23 +190,16 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
             c->acked_at = m->updates;
         }
         if (r->status < 0) {
-            c->state = JOB_FAILED;
-            snprintf(c->note, sizeof(c->note), "%s", r->msg);
-            snprintf(j->message, sizeof(j->message), "%s: %s", m->name, r->msg);
-            j->message_seq++;
+            cell_failed(j, c, m->name, NULL, r->msg);
             return true;
         }
     }
     const struct pmda_job *pj = jobs_guest_job(j, m, w);
     bool was_live = c->state == JOB_RUNNING || c->state == JOB_STOPPING;
     if (pj && was_live && agent_restarted(c, m, pj)) {
-        c->state = JOB_FAILED;
-        snprintf(c->note, sizeof(c->note),
-                 "its agent there restarted during the run (pmcd restarts "
-                 "an agent that died), and the run ended with it");
-        snprintf(j->message, sizeof(j->message), "%s: %s: %s", m->name,
-                 j->wl[w]->name, c->note);
-        j->message_seq++;
+        cell_failed(j, c, m->name, j->wl[w]->name,
+                    "its agent there restarted during the run (pmcd restarts "
+                    "an agent that died), and the run ended with it");
         return true;
     }
     if (!pj || (c->state == JOB_RUNNING && pj->runs == c->runs_base))

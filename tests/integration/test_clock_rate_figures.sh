@@ -25,6 +25,9 @@
 # on the guest's clock is off by x2 at least, so the twin check allows
 # x0.8 to x1.25. (An --overlap of all eleven sources on 2 CPUs put 5 and
 # 6 on a CPU: shares, not clocks, read x0.92 and x1.27.)
+#
+# For debugging: CLOCKS="2 10" runs only those rates; KEEP=1 leaves the
+# work directory (pmcd logs, reports) behind.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/lib.sh"
