@@ -43,6 +43,12 @@ tm send-keys -t t F1
 wait_for 5 has '─ keys ─' || { screen; fail "no help at 60x24"; }
 # "count system calls (syscalls/s); each call costs more meanwhile"
 wait_for 5 has '│ y +count system calls' || { screen; fail "no y in the help"; }
+# its second line may be below the first page: Down until it shows
+for _ in $(seq 6); do
+    has '│ +[a-z ();/]*meanwhile +│' && break
+    tm send-keys -t t Down
+    sleep 0.3
+done
 has '│ +[a-z ();/]*meanwhile +│' || { screen; fail "y's description cut"; }
 for _ in $(seq 12); do tm send-keys -t t PgDn; done # to its end
 wait_for 5 has '│ ×  guest/host' || { screen; fail "no legend in the help"; }
