@@ -229,6 +229,8 @@ void pmda_jobs_decode(struct pmda_jobs *pj, pmValueSet *const *vs,
         job->has_times = pj->has[PJ_REPEAT_LOG];
         job->run_start = num(pj, vs, PJ_RUN_START, inst);
         job->run_end = num(pj, vs, PJ_RUN_END, inst);
+        job->user = num(pj, vs, PJ_USER, inst);
+        job->sys = num(pj, vs, PJ_SYS, inst);
         job->lanes.n = 0;
         if (pj->has[PJ_LANES] && vs[PJ_LANES]->numval > 0 &&
             value_of(&pj->desc[PJ_LANES], vs[PJ_LANES], inst, PM_TYPE_STRING,

@@ -164,7 +164,9 @@ extern const char *const agent_metric_names[AM_COUNT];
     X(RUN_END, WL_RUN_END)                                                     \
     X(REPEAT_LOG, WL_REPEAT_LOG)                                               \
     X(LANES, WL_LANES)                                                         \
-    X(HIST, WL_HIST)
+    X(HIST, WL_HIST)                                                           \
+    X(USER, WL_USER)                                                           \
+    X(SYS, WL_SYS)
 #define AGENT_PROBE_READS(X)                                                   \
     X(PROBES, CLK_PROBES)                                                      \
     X(SLEEP_REQ, CLK_SLEEP_REQ)                                                \

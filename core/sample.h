@@ -49,6 +49,8 @@ struct pmda_job {
     bool has_times; /* the agent gives repeat logs (an older one does not) */
     double run_start, run_end; /* the run's start and end by the guest's
                                   clock, s since the epoch; NaN */
+    double user, sys;          /* CPU s the guest billed the run's repeats (its
+                                  parallax.workload.user, .sys); NaN */
     struct wl_lanes lanes;     /* parallax.workload.lanes: sched's tasks */
 };
 

@@ -119,6 +119,7 @@ int vm_set_update(struct vm_set *set, const struct vm_raw *raws, int n)
             i = set->n++;
             set->vm[i].have_prev = false;
             set->vm[i].first_seen = raws[k].t;
+            set->vm[i].vcpu_run_total_ns = 0;
             vm_figures_between(&raws[k], &raws[k], &set->vm[i].fig);
             changed++;
         } else {
@@ -126,9 +127,11 @@ int vm_set_update(struct vm_set *set, const struct vm_raw *raws, int n)
             set->vm[i].have_prev = true;
         }
         set->vm[i].cur = raws[k];
-        if (set->vm[i].have_prev)
+        if (set->vm[i].have_prev) {
             vm_figures_between(&set->vm[i].prev, &set->vm[i].cur,
                                &set->vm[i].fig);
+            set->vm[i].vcpu_run_total_ns += set->vm[i].fig.vcpu_run_ns;
+        }
         seen[i] = true;
     }
     int kept = 0; /* the VMs not found any more go, in order */

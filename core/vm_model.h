@@ -71,8 +71,8 @@ struct vm_figures {
     double rss_bytes;
     double read_bps, write_bps; /* bytes per second through syscalls */
     double ctxsw_ps;            /* all threads' context switches per s */
-    /* totals since the VM was first seen (for a test against its own
-     * reading of /proc): ns run and waited by the vCPUs */
+    /* ns run and waited by the vCPUs over the interval (the threads seen
+     * in both readings) */
     uint64_t vcpu_run_ns, vcpu_wait_ns;
 };
 
@@ -81,6 +81,27 @@ struct vm_model {
     bool have_prev;
     double first_seen; /* host monotonic */
     struct vm_figures fig;
+    /* ns its vCPUs ran since first seen, summed interval by interval (a
+     * UML guest's processes come and go: a thread's own total would not) */
+    uint64_t vcpu_run_total_ns;
+};
+
+/* A VM's vCPU run time as of one of its readings: a guest run's span is
+ * marked at its ends (session/job_vcpu.c). */
+struct vm_mark {
+    int pid;
+    double t;        /* the reading's host monotonic time */
+    uint64_t run_ns; /* vcpu_run_total_ns then */
+};
+
+/* A guest run against its VM's vCPUs: the CPU the guest billed the run,
+ * by its clock, and what the vCPUs ran over a span holding the run (the
+ * reading before its start to the one after its end). */
+struct vm_run_cpu {
+    char workload[32];
+    double billed_s; /* the guest's user + sys over the run's repeats */
+    double ran_s;    /* its vCPUs' run time, host's clock */
+    double t0, t1;   /* the span, host monotonic */
 };
 
 /* The VMs on a host, as the newest scan found them. */

@@ -77,6 +77,14 @@ static json_t *vm_json(const struct session *s, int k)
     if (src > 0) {
         json_object_set_new(o, "guest_busy", num(vm_view_guest_busy(s, src)));
         json_object_set_new(o, "guest_steal", num(vm_view_guest_steal(s, src)));
+        /* its latest run against the vCPUs; t0, t1 host monotonic */
+        const struct vm_run_cpu *r = vm_watch_run(s->vms, src);
+        if (r)
+            json_object_set_new(
+                o, "run",
+                json_pack("{s:s, s:o, s:o, s:o, s:o}", "workload", r->workload,
+                          "billed_s", num(r->billed_s), "ran_s", num(r->ran_s),
+                          "t0", num(r->t0), "t1", num(r->t1)));
     }
     return o;
 }

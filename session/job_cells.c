@@ -53,6 +53,7 @@ const struct job_cell job_blank = {
     .ran_t = NAN,
     .done_t = NAN,
     .bracket_ok = true,
+    .billed_s = NAN,
 };
 
 void job_cell_reset(struct job_cell *c)
@@ -188,7 +189,7 @@ bool jobs_settling(const struct jobs *j)
 {
     for (int src = 0; src < SESSION_MAX_SOURCES; src++)
         for (int w = 0; j->cells[src] && w < j->nwl; w++)
-            if (j->cells[src][w].mapping)
+            if (j->cells[src][w].mapping || job_vcpu_pending(&j->cells[src][w]))
                 return true;
     return false;
 }

@@ -188,6 +188,7 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
             c->store_t[0] = r->t_before;
             c->store_t[1] = r->t_after;
             c->acked_at = m->updates;
+            job_vcpu_start(c, s, src);
         }
         if (r->status < 0) {
             cell_failed(j, c, m->name, NULL, r->msg);
@@ -210,8 +211,10 @@ static bool fold_guest(struct jobs *j, const struct session *s, int src, int w)
     bool live = c->state == JOB_RUNNING || c->state == JOB_STOPPING;
     if (live) /* the latest fetch that still saw it run */
         c->ran_t = m->prev.t_before;
-    else if (was_live) /* the first that saw it ended */
+    else if (was_live) { /* the first that saw it ended */
         c->done_t = m->prev.t_after;
+        job_vcpu_end(c, pj);
+    }
     c->repeat = pj->repeats_done;
     c->repeats = pj->repeats;
     if (c->state == JOB_STOPPED && before == JOB_RUNNING) /* no stop of ours */
@@ -324,6 +327,7 @@ bool jobs_update(struct jobs *j, const struct session *s)
         if (s->model[src].state == SRC_LIVE && !session_is_fixed(s, src))
             changed |= adopt_foreign(j, s, src);
     note_overlap(j, s);
+    jobs_vcpu_update(j, s);
     for (int w = 0; w < j->nwl; w++) {
         if (j->host_run[w]) {
             fold_host_run(j, w);

@@ -39,6 +39,20 @@ void job_stats_of(struct wl_stats *st, const struct pmda_job *pj);
 void jobs_log_end(const struct jobs *j, const struct session *s, int src, int w,
                   const struct job_cell *c);
 
+/* The host's view of a guest run (session/job_vcpu.c): at its start,
+ * marks the vCPU time of the VM source src is joined to; at its end,
+ * keeps what the guest billed it. */
+void job_vcpu_start(struct job_cell *c, const struct session *s, int src);
+void job_vcpu_end(struct job_cell *c, const struct pmda_job *pj);
+
+/* Marks the ends of the guest runs that ended, once a VM reading after
+ * the end is in, and hands each finished one to the session's VM watch
+ * (vm_watch_set_run). */
+void jobs_vcpu_update(struct jobs *j, const struct session *s);
+
+/* True while c's run has ended and its end's VM reading is not in. */
+bool job_vcpu_pending(const struct job_cell *c);
+
 /* Whether a guest's runs need its clock ticked between samples: where
  * its rate varies (or is not known yet) the samples alone bracket a stamp
  * too loosely; a steady clock is placed precisely between them, and its

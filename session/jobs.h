@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "core/time_map.h"
+#include "core/vm_model.h"
 #include "runner/repeat_log.h"
 #include "runner/runner.h"
 #include "session/session.h"
@@ -92,6 +93,13 @@ struct job_cell {
     uint64_t overlap; /* sources (bit per index) that ran a workload while
                          this one ran here */
     struct job_stamps *stamps; /* a guest's, from its first start */
+    /* A guest joined to its VM here: the vCPUs' run time at the reading
+     * before the start's store and at the one after done_t, and the CPU
+     * the guest billed the run (session/job_vcpu.c); has[] false: not
+     * marked (yet) */
+    struct vm_mark vm_at[2];
+    bool vm_has[2];
+    double billed_s;
     /* The last finished repeat's extra figures (sched's fairness table,
      * sleep's overshoots; a guest's come through pmdaparallax), and on this
      * host the rest of that result too; nextra 0 if none. */

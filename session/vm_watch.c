@@ -215,3 +215,44 @@ int vm_watch_source_of(const struct vm_watch *w, int pid)
             return i;
     return -1;
 }
+
+bool vm_watch_mark(const struct vm_watch *w, int src, double at, bool before,
+                   struct vm_mark *out)
+{
+    if (src < 0 || src >= VM_WATCH_SOURCES || !(at > 0))
+        return false;
+    const struct vm_model *vm = vm_set_find(&w->set, w->pid[src]);
+    if (!vm)
+        return false;
+    /* the total as of prev: cur's less the interval's */
+    uint64_t at_prev = vm->vcpu_run_total_ns - vm->fig.vcpu_run_ns;
+    const struct vm_raw *pick = NULL;
+    if (before && vm->cur.t <= at)
+        pick = &vm->cur;
+    else if (before && vm->have_prev && vm->prev.t <= at)
+        pick = &vm->prev;
+    else if (!before && vm->have_prev && vm->prev.t >= at)
+        pick = &vm->prev;
+    else if (!before && vm->cur.t >= at)
+        pick = &vm->cur;
+    if (!pick)
+        return false;
+    *out = (struct vm_mark){.pid = vm->cur.id.pid,
+                            .t = pick->t,
+                            .run_ns = pick == &vm->cur ? vm->vcpu_run_total_ns
+                                                       : at_prev};
+    return true;
+}
+
+void vm_watch_set_run(struct vm_watch *w, int src, const struct vm_run_cpu *run)
+{
+    if (src >= 0 && src < VM_WATCH_SOURCES)
+        w->run[src] = *run;
+}
+
+const struct vm_run_cpu *vm_watch_run(const struct vm_watch *w, int src)
+{
+    return src >= 0 && src < VM_WATCH_SOURCES && w->run[src].t1 > 0
+               ? &w->run[src]
+               : NULL;
+}

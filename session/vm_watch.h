@@ -26,12 +26,15 @@ enum vm_join {
 
 struct vm_watch {
     struct vm_set set;
-    int pid[VM_WATCH_SOURCES];          /* the VM process of source i, 0:
-                                           none */
-    unsigned char by[VM_WATCH_SOURCES]; /* enum vm_join */
-    char want[VM_WATCH_SOURCES][64];    /* VMJ_VM, VMJ_NAME: the name */
-    char why[VM_WATCH_SOURCES][VM_WHY]; /* VMJ_VM unjoined: why */
-    unsigned changes;                   /* VMs that came or went, so far */
+    int pid[VM_WATCH_SOURCES];               /* the VM process of source i, 0:
+                                                none */
+    unsigned char by[VM_WATCH_SOURCES];      /* enum vm_join */
+    char want[VM_WATCH_SOURCES][64];         /* VMJ_VM, VMJ_NAME: the name */
+    char why[VM_WATCH_SOURCES][VM_WHY];      /* VMJ_VM unjoined: why */
+    unsigned changes;                        /* VMs that came or went, so far */
+    struct vm_run_cpu run[VM_WATCH_SOURCES]; /* source i's latest guest run
+                                                against its vCPUs; t1 0:
+                                                none */
     struct vm_proc_cache *cache;
 };
 
@@ -70,6 +73,19 @@ int vm_watch_unjoined_at(const struct vm_watch *w, int k);
 /* Scans for VMs and reads each one, at host monotonic time now, then
  * joins the sources asking by name to the VMs now there. */
 void vm_watch_tick(struct vm_watch *w, double now);
+
+/* Marks the vCPU run time of the VM source src is joined to, at the
+ * latest of its two newest readings taken at or before host monotonic
+ * time `at` (before), or the earliest at or after it (!before). False
+ * when src is joined to none, or neither reading lies on that side. */
+bool vm_watch_mark(const struct vm_watch *w, int src, double at, bool before,
+                   struct vm_mark *out);
+
+/* Keeps run as source src's latest guest run against its vCPUs; the
+ * latest, or NULL when none has been seen. */
+void vm_watch_set_run(struct vm_watch *w, int src,
+                      const struct vm_run_cpu *run);
+const struct vm_run_cpu *vm_watch_run(const struct vm_watch *w, int src);
 
 /* The source joined to VM process pid, or -1. */
 int vm_watch_source_of(const struct vm_watch *w, int pid);

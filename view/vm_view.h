@@ -25,7 +25,8 @@
     X(VMR_CTXSW, "vm_ctxsw", "VM ctx sw/s")                                    \
     X(VMR_KVM, "kvm_exits", "KVM exits/s")                                     \
     X(VMR_COST, "busy_cost", "busy said/ran")                                  \
-    X(VMR_HELD, "steal_held", "steal said/held")
+    X(VMR_HELD, "steal_held", "steal said/held")                               \
+    X(VMR_RUN_CPU, "run_cpu", "run billed/ran")
 
 enum vm_row {
 #define VM_ROW_ENUM(id, key, label) id,
@@ -41,6 +42,9 @@ extern const char *const vm_row_keys[VM_ROW_COUNT];
 /* held beyond said by more than this many points of wall time is a fault:
  * the host kept a runnable vCPU off a CPU and the guest did not say so */
 #define VM_HELD_FAULT_PTS 5.0
+/* a guest run billed more CPU than its vCPUs ran around it by more than
+ * this factor is a fault: it billed time the host never gave it */
+#define VM_BILLED_FAULT 1.05
 
 /* The number of VM columns (the VMs found on this host, in the order
  * found, then one for each guest given ,vm=NAME that no VM runs yet);

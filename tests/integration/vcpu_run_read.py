@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Follows the vCPU threads ("CPU N/TCG") of the qemu that process PARENT
+starts (its descendant), reading each one's run time from /proc/PID/task/TID/schedstat
+every 50 ms with the host's CLOCK_MONOTONIC, until PARENT ends; prints one
+JSON line per reading: {"t": mono, "run_ns": summed over the vCPUs}.
+The test then reads what the vCPUs ran over any span itself.
+Usage: vcpu_run_read.py PARENT"""
+import glob
+import json
+import os
+import sys
+import time
+
+parent = int(sys.argv[1])
+
+
+def ppid_of(pid):
+    st = open(f"/proc/{pid}/stat").read()
+    return int(st[st.rindex(")") + 2:].split()[1])  # after state: ppid
+
+
+def qemu_of(ancestor):
+    """a qemu descended from ancestor (its child, or a helper's)"""
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            pid = int(d.rsplit("/", 1)[1])
+            if not open(d + "/comm").read().startswith("qemu"):
+                continue
+            p = pid
+            while p > 1:
+                p = ppid_of(p)
+                if p == ancestor:
+                    return pid
+        except (OSError, ValueError):
+            pass
+    return None
+
+
+def vcpu_run_ns(pid):
+    total, seen = 0, False
+    for d in glob.glob(f"/proc/{pid}/task/*"):
+        try:
+            if open(d + "/comm").read().startswith("CPU "):
+                total += int(open(d + "/schedstat").read().split()[0])
+                seen = True
+        except OSError:
+            pass
+    return total if seen else None
+
+
+qemu = None
+while os.path.exists(f"/proc/{parent}"):
+    qemu = qemu or qemu_of(parent)
+    if qemu:
+        t = time.monotonic()
+        ns = vcpu_run_ns(qemu)
+        if ns is not None:
+            print(json.dumps({"t": t, "run_ns": ns}), flush=True)
+    time.sleep(0.05)
