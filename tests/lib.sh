@@ -465,3 +465,12 @@ host_null_checked() {
         }') || fail "the host's syscall-null figure is not perf bench's: $says"
     echo "ok: host syscall-null against perf bench on CPU $cpu: $says"
 }
+
+# ours_stop: TERM to every pid in the array ours (the test's own
+# processes, appended as it starts them), then wait for each: a test's
+# cleanup calls it so that none outlives the test.
+ours_stop() {
+    local p
+    for p in "${ours[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+    for p in "${ours[@]}"; do wait "$p" 2>/dev/null || true; done
+}

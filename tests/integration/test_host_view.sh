@@ -42,9 +42,7 @@ kernel=$gdir/kernel/vmlinux
 [ -s "$kernel" ] || kernel=$gdir/vmlinuz
 
 cleanup() {
-    local p
-    for p in "${ours[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-    for p in "${ours[@]}"; do wait "$p" 2>/dev/null || true; done
+    ours_stop
     rm -rf "$tmp"
 }
 trap cleanup EXIT

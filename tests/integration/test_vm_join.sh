@@ -30,9 +30,7 @@ command -v qemu-system-x86_64 >/dev/null || fail "no qemu-system-x86_64; run mak
 work=$(mktemp -d)
 ours=()
 cleanup() {
-    local p
-    for p in "${ours[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-    for p in "${ours[@]}"; do wait "$p" 2>/dev/null || true; done
+    ours_stop
     pmcd_stop "$work/g/pmcd"
     rm -rf "$work"
 }

@@ -24,9 +24,7 @@ command -v stress-ng >/dev/null || fail "no stress-ng; run make deps"
 tmp=$(mktemp -d)
 ours=()
 cleanup() {
-    local p
-    for p in "${ours[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-    for p in "${ours[@]}"; do wait "$p" 2>/dev/null || true; done
+    ours_stop
     rm -rf "$tmp"
 }
 trap cleanup EXIT
