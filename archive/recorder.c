@@ -115,6 +115,13 @@ static double rec_available_kb(const struct rec_src *r)
            round(r->smp->value[METRIC_MEM_USED] / 1024);
 }
 
+/* The host's view of m's newest probe, NaN when it has none. */
+static double rec_probe_held(const struct source_model *m)
+{
+    return m->held.count && m->held.count == m->probe.count ? m->held.share
+                                                            : NAN;
+}
+
 static double rec_state_code(enum job_state st)
 {
     switch (st) {

@@ -39,6 +39,7 @@ enum extra {
     EX_STATE,
     EX_ERROR,
     EX_PMDA,
+    EX_HELD,
     EX_COUNT
 };
 
@@ -134,6 +135,7 @@ static void *arch_open(const char *target, char *err, size_t errlen)
     a->names[EX_STATE] = record_source_names[RECORD_SRC_STATE];
     a->names[EX_ERROR] = record_source_names[RECORD_SRC_ERROR];
     a->names[EX_PMDA] = record_source_names[RECORD_SRC_PMDA];
+    a->names[EX_HELD] = record_source_names[RECORD_TIME_PROBE_HELD];
     struct pcp_extra extra = {
         .names = a->names, .n = EX_COUNT, .decode = decode_extra, .arg = a};
     char why[256];
@@ -243,6 +245,8 @@ static int show(struct arch *a, int k, struct sample *out)
     out->t_source = a->ex[EX_SOURCE_TIME];
     if (isfinite(a->ex[EX_PMDA]))
         out->info.pmda = a->ex[EX_PMDA] > 0;
+    out->have_held = isfinite(a->ex[EX_HELD]);
+    out->held_share = a->ex[EX_HELD];
     a->cur = k;
     a->jumped = false;
     if (a->lined >= 0 && k >= a->ix.runs[a->lined].end)

@@ -168,6 +168,13 @@ void model_update(struct source_model *m, const struct sample *s)
     }
     if (s->probe.count)
         m->probe = s->probe;
+    if (s->have_held) /* replayed: the share alone was recorded */
+        m->held = (struct probe_held){.count = m->probe.count,
+                                      .share = s->held_share,
+                                      .ran_s = NAN,
+                                      .waited_s = NAN,
+                                      .t0 = NAN,
+                                      .t1 = NAN};
     if (isfinite(s->t_source) && isfinite(s->t_real)) {
         clock_model_add(&m->clock, s->t_before, s->t_after, s->t_real,
                         s->t_source);

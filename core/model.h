@@ -18,6 +18,20 @@ enum source_state {
     SRC_DOWN,       /* the last fetch failed; figures are n/a */
 };
 
+/* The host's view of a guest's newest clock probe, where the guest is
+ * joined to its VM here (session/probe_vcpu.c): over the VM readings
+ * around the probe's spin, the share of the time the vCPUs wanted a CPU
+ * that the host held them off one, waited / (ran + waited). A guest
+ * without a paravirtual steal clock cannot see this and bills the held
+ * time as its own: its billed/wall reads 1.00 where the host gave 0.49. */
+struct probe_held {
+    unsigned long count;    /* the probe (probe.count) it is of; 0: none */
+    double share;           /* NaN: not known */
+    double ran_s, waited_s; /* the vCPUs' over the span, host's clock */
+    double t0, t1;          /* the span, host monotonic */
+    bool asked;             /* parallax asked the guest for a probe */
+};
+
 struct source_model {
     char name[64];
     char target[128];    /* "host:port" for pmcd sources, "" for this host */
@@ -36,6 +50,7 @@ struct source_model {
                               nor across an outage */
     double value[METRIC_COUNT]; /* shown figures, NaN = n/a */
     struct probe_sample probe;  /* the newest clock probe, by its clocks */
+    struct probe_held held;     /* ... and the host's view of it */
     struct clock_model clock;   /* its clock against the host's */
     struct time_map tmap;       /* ... piece by piece, from every fetch */
     struct time_rates rates;    /* the rates tmap has seen */

@@ -10,13 +10,15 @@
  * X(id, PCP name, type, semantics, units, when, help, value) with type
  * U32, U64, DOUBLE or STRING; semantics COUNTER, INSTANT or DISCRETE;
  * units NONE, SEC, COUNT, BYTE or KBYTE; when EACH (in every record) or
- * CHANGE (in the first and whenever it changes: what a source is, the
- * clock probe, which changes once in minutes; a replay carries it on,
- * as PCP's tools carry on a value pmlogger logs once). value is an
- * expression over `r`, the
- * recorder's view of one source (struct rec_src) or one workload on it
- * (struct rec_job), both in archive/recorder.c: a number (NaN: no value
- * this time) or a string (NULL or "": none). */
+ * CHANGE (in the first and whenever it changes: what a source is, counts
+ * that seldom change; a replay carries it on, as PCP's tools carry on
+ * a value pmlogger logs once). The clock probe, which changes once in
+ * minutes, is in every record: a replay that starts later (-S), jumps or
+ * skips a record (two in one interval) would show an older probe. value
+ * is an expression over `r`, the recorder's view of one source (struct
+ * rec_src) or one workload on it (struct rec_job), both in
+ * archive/recorder.c: a number (NaN: no value this time) or a string
+ * (NULL or "": none). */
 #ifndef PARALLAX_RECORD_TABLE_H
 #define PARALLAX_RECORD_TABLE_H
 
@@ -112,27 +114,33 @@
       "1 when those rates differ beyond their errors: the clock's rate "       \
       "varies (the row says varies lo-hi), else 0",                            \
       (double)r->m->rates.unsteady)                                            \
-    X(CLK_PROBES, AGENT_NAME(CLK_PROBES), U64, COUNTER, COUNT, CHANGE,         \
+    X(CLK_PROBES, AGENT_NAME(CLK_PROBES), U64, COUNTER, COUNT, EACH,           \
       "Clock probes taken on the source (pmdaparallax's, or parallax's on "    \
       "this host)",                                                            \
       r->m->probe.count ? (double)r->m->probe.count : NAN)                     \
-    X(CLK_SLEEP_REQ, AGENT_NAME(CLK_SLEEP_REQ), DOUBLE, INSTANT, SEC, CHANGE,  \
+    X(CLK_SLEEP_REQ, AGENT_NAME(CLK_SLEEP_REQ), DOUBLE, INSTANT, SEC, EACH,    \
       "Length of the newest probe's sleep",                                    \
       r->m->probe.count ? r->m->probe.sleep_req : NAN)                         \
-    X(CLK_SLEEP_TOOK, AGENT_NAME(CLK_SLEEP_TOOK), DOUBLE, INSTANT, SEC,        \
-      CHANGE, "What the newest probe's sleep took by the source's clock",      \
+    X(CLK_SLEEP_TOOK, AGENT_NAME(CLK_SLEEP_TOOK), DOUBLE, INSTANT, SEC, EACH,  \
+      "What the newest probe's sleep took by the source's clock",              \
       r->m->probe.count ? r->m->probe.sleep_took : NAN)                        \
-    X(CLK_CPU_WALL, AGENT_NAME(CLK_CPU_WALL), DOUBLE, INSTANT, SEC, CHANGE,    \
+    X(CLK_CPU_WALL, AGENT_NAME(CLK_CPU_WALL), DOUBLE, INSTANT, SEC, EACH,      \
       "Wall time of the newest probe's CPU-bound spin",                        \
       r->m->probe.count ? r->m->probe.spin_wall : NAN)                         \
-    X(CLK_CPU_BILLED, AGENT_NAME(CLK_CPU_BILLED), DOUBLE, INSTANT, SEC,        \
-      CHANGE, "CPU time billed for that spin",                                 \
+    X(CLK_CPU_BILLED, AGENT_NAME(CLK_CPU_BILLED), DOUBLE, INSTANT, SEC, EACH,  \
+      "CPU time billed for that spin",                                         \
       r->m->probe.count ? r->m->probe.spin_cpu : NAN)                          \
-    X(CLK_CPU_WAITED, AGENT_NAME(CLK_CPU_WAITED), DOUBLE, INSTANT, SEC,        \
-      CHANGE,                                                                  \
+    X(CLK_CPU_WAITED, AGENT_NAME(CLK_CPU_WAITED), DOUBLE, INSTANT, SEC, EACH,  \
       "Time that spin waited for a CPU (run queue): with billed, why "         \
       "billed/wall is off",                                                    \
       r->m->probe.count ? r->m->probe.spin_waited : NAN)                       \
+    X(TIME_PROBE_HELD, "parallax.time.probe_held", DOUBLE, INSTANT, NONE,      \
+      EACH,                                                                    \
+      "The host's view of the newest probe, for a guest joined to its VM "     \
+      "here: the share of the time its vCPUs wanted a CPU that this host "     \
+      "held them off one, over the VM readings around the probe's spin (the "  \
+      "billed/wall row's \"host held\")",                                      \
+      rec_probe_held(r->m))                                                    \
     X(SELF_CPU, "parallax.self.cpu", DOUBLE, INSTANT, NONE, EACH,              \
       "parallax's own CPU use, % of one CPU over its last second (every "      \
       "thread); this host's recording only",                                   \

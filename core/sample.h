@@ -110,6 +110,10 @@ struct sample {
     uint8_t width[METRIC_COUNT];  /* counter width in bits (32 or 64) */
     double value[METRIC_COUNT];   /* instant values */
     struct probe_sample probe;    /* pmdaparallax's clock probe */
+    /* a recording's host's view of that probe (probe_held's share, in
+     * core/model.h), where it holds one */
+    bool have_held;
+    double held_share;
     int njobs; /* pmdaparallax's workloads, when it answers */
     struct pmda_job job[SAMPLE_MAX_JOBS];
     /* the jobs' extras texts (workloads/extras.h), each 0-terminated: a

@@ -105,6 +105,38 @@ static int find_vm(const struct vm_set *set, const struct vm_id *id)
     return -1;
 }
 
+/* Keeps the totals as of vm's newest reading, dropping the oldest. */
+static void add_mark(struct vm_model *vm)
+{
+    if (vm->nmark == VM_MARKS) {
+        memmove(vm->mark, vm->mark + 1, (VM_MARKS - 1) * sizeof(vm->mark[0]));
+        vm->nmark--;
+    }
+    vm->mark[vm->nmark++] = (struct vm_mark){.pid = vm->cur.id.pid,
+                                             .t = vm->cur.t,
+                                             .run_ns = vm->vcpu_run_total_ns,
+                                             .wait_ns = vm->vcpu_wait_total_ns};
+}
+
+bool vm_model_mark(const struct vm_model *vm, double at, bool before,
+                   struct vm_mark *out)
+{
+    if (before) {
+        for (int k = vm->nmark - 1; k >= 0; k--)
+            if (vm->mark[k].t <= at) {
+                *out = vm->mark[k];
+                return true;
+            }
+    } else {
+        for (int k = 0; k < vm->nmark; k++)
+            if (vm->mark[k].t >= at) {
+                *out = vm->mark[k];
+                return true;
+            }
+    }
+    return false;
+}
+
 int vm_set_update(struct vm_set *set, const struct vm_raw *raws, int n)
 {
     int changed = 0;
@@ -120,6 +152,8 @@ int vm_set_update(struct vm_set *set, const struct vm_raw *raws, int n)
             set->vm[i].have_prev = false;
             set->vm[i].first_seen = raws[k].t;
             set->vm[i].vcpu_run_total_ns = 0;
+            set->vm[i].vcpu_wait_total_ns = 0;
+            set->vm[i].nmark = 0;
             vm_figures_between(&raws[k], &raws[k], &set->vm[i].fig);
             changed++;
         } else {
@@ -131,7 +165,9 @@ int vm_set_update(struct vm_set *set, const struct vm_raw *raws, int n)
             vm_figures_between(&set->vm[i].prev, &set->vm[i].cur,
                                &set->vm[i].fig);
             set->vm[i].vcpu_run_total_ns += set->vm[i].fig.vcpu_run_ns;
+            set->vm[i].vcpu_wait_total_ns += set->vm[i].fig.vcpu_wait_ns;
         }
+        add_mark(&set->vm[i]);
         seen[i] = true;
     }
     int kept = 0; /* the VMs not found any more go, in order */

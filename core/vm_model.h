@@ -14,6 +14,9 @@
 #define VM_MAX_THREADS 64 /* threads of one VM read */
 #define VM_MAX_VCPUS   16 /* vCPUs shown one by one */
 #define VM_WHY         96 /* a one-line reason */
+#define VM_MARKS                                                               \
+    8 /* readings' totals kept: a span's ends found up                         \
+         to 8 readings back (a probe reported late) */
 
 enum vm_kind { VMK_QEMU, VMK_UML, VMK_FIRECRACKER, VMK_CLOUD_HV };
 
@@ -76,22 +79,27 @@ struct vm_figures {
     uint64_t vcpu_run_ns, vcpu_wait_ns;
 };
 
+/* A VM's vCPU run and wait time as of one of its readings: a guest run's
+ * span (session/job_vcpu.c) and a clock probe's (session/probe_vcpu.c)
+ * are marked at their ends. */
+struct vm_mark {
+    int pid;
+    double t;         /* the reading's host monotonic time */
+    uint64_t run_ns;  /* vcpu_run_total_ns then */
+    uint64_t wait_ns; /* vcpu_wait_total_ns then */
+};
+
 struct vm_model {
     struct vm_raw cur, prev;
     bool have_prev;
     double first_seen; /* host monotonic */
     struct vm_figures fig;
-    /* ns its vCPUs ran since first seen, summed interval by interval (a
-     * UML guest's processes come and go: a thread's own total would not) */
-    uint64_t vcpu_run_total_ns;
-};
-
-/* A VM's vCPU run time as of one of its readings: a guest run's span is
- * marked at its ends (session/job_vcpu.c). */
-struct vm_mark {
-    int pid;
-    double t;        /* the reading's host monotonic time */
-    uint64_t run_ns; /* vcpu_run_total_ns then */
+    /* ns its vCPUs ran and waited since first seen, summed interval by
+     * interval (a UML guest's processes come and go: a thread's own total
+     * would not) */
+    uint64_t vcpu_run_total_ns, vcpu_wait_total_ns;
+    struct vm_mark mark[VM_MARKS]; /* the newest readings', oldest first */
+    int nmark;
 };
 
 /* A guest run against its VM's vCPUs: the CPU the guest billed the run,
@@ -119,6 +127,12 @@ void vm_set_init(struct vm_set *set);
  * joins (no figures until its second reading), one not in raws goes.
  * Returns how many VMs came or went. */
 int vm_set_update(struct vm_set *set, const struct vm_raw *raws, int n);
+
+/* The mark of vm's latest reading at or before host monotonic time `at`
+ * (before), or its earliest at or after it (!before), among the newest
+ * VM_MARKS. False when none lies on that side. */
+bool vm_model_mark(const struct vm_model *vm, double at, bool before,
+                   struct vm_mark *out);
 
 /* The VM of process pid in set, or NULL. */
 const struct vm_model *vm_set_find(const struct vm_set *set, int pid);

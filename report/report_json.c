@@ -63,6 +63,19 @@ static json_t *probe_json(const struct probe_sample *p)
                      "spin_waited_s", num(p->spin_waited));
 }
 
+/* The host's view of the newest probe (struct probe_held): null unless
+ * the guest is joined to its VM here and the probe was placed. */
+static json_t *held_json(const struct source_model *m)
+{
+    const struct probe_held *h = &m->held;
+    if (!h->count || h->count != m->probe.count || !isfinite(h->share))
+        return json_null();
+    return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "probe",
+                     (json_int_t)h->count, "share", num(h->share), "ran_s",
+                     num(h->ran_s), "waited_s", num(h->waited_s), "t0",
+                     num(h->t0), "t1", num(h->t1));
+}
+
 /* The sleep workload's sleeps on src: requested, took by its clock, and
  * what the host saw of them; empty before it ran there. */
 static json_t *sleeps_json(const struct session *s, const struct jobs *j,
@@ -130,6 +143,7 @@ static json_t *time_json(const struct session *s, const struct jobs *j, int src)
         json_object_set_new(o, "sleep_workload", sleeps_json(s, j, src));
         json_object_set_new(o, "faults", faults_json(s, src));
         json_object_set_new(o, "billed_split", billed_json(m));
+        json_object_set_new(o, "probe_held", held_json(m));
         json_object_set_new(o, "sleep_host_err_s", num(host_err));
     }
     if (o && src > 0) {

@@ -10,6 +10,7 @@
 
 #include "base/diag.h"
 #include "collectors/sampler.h"
+#include "session/probe_vcpu.h"
 #include "session/vm_watch.h"
 
 static int start_source(struct session *s, const char *name, const char *target,
@@ -245,6 +246,8 @@ bool session_update(struct session *s)
             any = true;
         }
     }
+    if (any)
+        probe_vcpu_update(s);
     /* a little less than the interval: samples arrive just around it */
     selfcost_tick(&s->self, 0.9 * s->interval);
     return any;

@@ -222,26 +222,7 @@ bool vm_watch_mark(const struct vm_watch *w, int src, double at, bool before,
     if (src < 0 || src >= VM_WATCH_SOURCES || !(at > 0))
         return false;
     const struct vm_model *vm = vm_set_find(&w->set, w->pid[src]);
-    if (!vm)
-        return false;
-    /* the total as of prev: cur's less the interval's */
-    uint64_t at_prev = vm->vcpu_run_total_ns - vm->fig.vcpu_run_ns;
-    const struct vm_raw *pick = NULL;
-    if (before && vm->cur.t <= at)
-        pick = &vm->cur;
-    else if (before && vm->have_prev && vm->prev.t <= at)
-        pick = &vm->prev;
-    else if (!before && vm->have_prev && vm->prev.t >= at)
-        pick = &vm->prev;
-    else if (!before && vm->cur.t >= at)
-        pick = &vm->cur;
-    if (!pick)
-        return false;
-    *out = (struct vm_mark){.pid = vm->cur.id.pid,
-                            .t = pick->t,
-                            .run_ns = pick == &vm->cur ? vm->vcpu_run_total_ns
-                                                       : at_prev};
-    return true;
+    return vm && vm_model_mark(vm, at, before, out);
 }
 
 void vm_watch_set_run(struct vm_watch *w, int src, const struct vm_run_cpu *run)

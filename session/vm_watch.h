@@ -74,10 +74,10 @@ int vm_watch_unjoined_at(const struct vm_watch *w, int k);
  * joins the sources asking by name to the VMs now there. */
 void vm_watch_tick(struct vm_watch *w, double now);
 
-/* Marks the vCPU run time of the VM source src is joined to, at the
- * latest of its two newest readings taken at or before host monotonic
- * time `at` (before), or the earliest at or after it (!before). False
- * when src is joined to none, or neither reading lies on that side. */
+/* Marks the vCPU run and wait time of the VM source src is joined to, at
+ * its latest reading at or before host monotonic time `at` (before), or
+ * its earliest at or after it (!before), among the newest VM_MARKS. False
+ * when src is joined to none, or no reading lies on that side. */
 bool vm_watch_mark(const struct vm_watch *w, int src, double at, bool before,
                    struct vm_mark *out);
 

@@ -23,6 +23,9 @@ const char *const time_row_labels[TIME_ROW_COUNT] = {
 
 #define BILLED_LO 0.95 /* CPU billed/wall outside this band is flagged */
 #define BILLED_HI 1.05
+/* a guest's billed/wall above what the host gave its vCPUs by this much
+ * (a share of the wall) is a fault: it billed time it was held */
+#define HELD_UNSEEN 0.10
 
 static double billed_ratio(const struct source_model *m)
 {
@@ -130,6 +133,26 @@ static void billed_detail(const struct source_model *m, double r, char *detail,
     snprintf(detail, dn, "off: %s %.0f%%", why, share * 100);
 }
 
+/* The host's view of the probe (struct probe_held), where the guest is
+ * joined to its VM: a guest that billed its spin more of the wall than
+ * the host gave its vCPUs (the share held beyond what the guest's own
+ * billed/wall says was lost) could not see why, and it is a fault; else
+ * the held share is only said. True when it is a fault. */
+static bool held_detail(const struct source_model *m, double r, bool fault,
+                        char *detail, size_t dn)
+{
+    const struct probe_held *h = &m->held;
+    if (!h->count || h->count != m->probe.count || !isfinite(h->share))
+        return false;
+    if (r + h->share - 1 > HELD_UNSEEN) {
+        snprintf(detail, dn, "off: held by host %.0f%%", h->share * 100);
+        return true;
+    }
+    if (!fault)
+        snprintf(detail, dn, "host held %.0f%%", h->share * 100);
+    return false;
+}
+
 /* The clock's rate over the last seconds, "×0.364", and whether it held:
  * "±0.02%", or "varies ×53-×858" over the rates seen. */
 static void rate_cell(const struct source_model *m, char *raw, size_t rn,
@@ -204,6 +227,8 @@ bool view_time_cell(const struct source_model *m, bool is_host, int row,
             fault = r < BILLED_LO || r > BILLED_HI;
             if (fault)
                 billed_detail(m, r, detail, dn);
+            if (!is_host)
+                fault |= held_detail(m, r, fault, detail, dn);
         }
         break;
     }

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Follows the vCPU threads ("CPU N/TCG") of the qemu that process PARENT
 starts (its descendant), reading each one's run time from /proc/PID/task/TID/schedstat
-every 50 ms with the host's CLOCK_MONOTONIC, until PARENT ends; prints one
-JSON line per reading: {"t": mono, "run_ns": summed over the vCPUs}.
-The test then reads what the vCPUs ran over any span itself.
+and run-queue wait every 50 ms with the host's CLOCK_MONOTONIC, until
+PARENT ends; prints one JSON line per reading: {"t": mono, "run_ns": ...,
+"wait_ns": ...}, each summed over the vCPUs. The test then reads what the
+vCPUs ran and waited over any span itself.
 Usage: vcpu_run_read.py PARENT"""
 import glob
 import json
@@ -36,16 +37,17 @@ def qemu_of(ancestor):
     return None
 
 
-def vcpu_run_ns(pid):
-    total, seen = 0, False
+def vcpu_sched_ns(pid):
+    """(run, wait) ns summed over the vCPU threads, None when none read"""
+    run, wait, seen = 0, 0, False
     for d in glob.glob(f"/proc/{pid}/task/*"):
         try:
             if open(d + "/comm").read().startswith("CPU "):
-                total += int(open(d + "/schedstat").read().split()[0])
-                seen = True
+                f = open(d + "/schedstat").read().split()
+                run, wait, seen = run + int(f[0]), wait + int(f[1]), True
         except OSError:
             pass
-    return total if seen else None
+    return (run, wait) if seen else None
 
 
 qemu = None
@@ -53,7 +55,8 @@ while os.path.exists(f"/proc/{parent}"):
     qemu = qemu or qemu_of(parent)
     if qemu:
         t = time.monotonic()
-        ns = vcpu_run_ns(qemu)
+        ns = vcpu_sched_ns(qemu)
         if ns is not None:
-            print(json.dumps({"t": t, "run_ns": ns}), flush=True)
+            print(json.dumps({"t": t, "run_ns": ns[0], "wait_ns": ns[1]}),
+                  flush=True)
     time.sleep(0.05)

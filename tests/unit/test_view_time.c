@@ -269,6 +269,47 @@ static void test_no_agent_cells(void **state)
     fix_free(s, j);
 }
 
+/* The billed/wall row with the host's view of the probe: a guest that
+ * billed its spin 0.10 of the wall beyond what the host gave its vCPU
+ * could not see why (fault, "off: held by host"); within that the held
+ * share is only said; a view of an older probe, or none, says nothing;
+ * a guest that saw it itself (billed/wall 0.50, its own run queue) keeps
+ * its own cause. */
+static void test_probe_held_cells(void **state)
+{
+    (void)state;
+    static const struct {
+        double cpu, share;
+        unsigned long of;
+        bool fault;
+        const char *detail;
+    } cases[] = {
+        {0.050, 0.50, 2, true, "off: held by host 50%"},
+        {0.050, 0.08, 2, false, "host held 8%"},
+        {0.050, 0.50, 1, false, ""},
+        {0.050, NAN, 2, false, ""},
+        {0.025, 0.50, 2, true, "off: waited 50%"},
+        {0.030, 0.65, 2, true, "off: held by host 65%"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct source_model m;
+        model_init(&m, "g", "g:44321");
+        m.state = SRC_LIVE;
+        m.info.pmda = true;
+        m.probe = (struct probe_sample){.count = 2,
+                                        .spin_wall = 0.050,
+                                        .spin_cpu = cases[i].cpu,
+                                        .spin_waited = 0.050 - cases[i].cpu};
+        m.held =
+            (struct probe_held){.count = cases[i].of, .share = cases[i].share};
+        char val[32], detail[64];
+        bool fault = view_time_cell(&m, false, TR_BILLED, val, sizeof(val),
+                                    detail, sizeof(detail), false);
+        if (fault != cases[i].fault || strcmp(detail, cases[i].detail))
+            fail_msg("case %zu: %d '%s'", i, fault, detail);
+    }
+}
+
 /* While sched's tasks run side by side, each one's share of the work
  * done so far, per source, above the fairness table; a source whose run
  * has ended shows none (every task has done the same work by then); no
@@ -422,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_task_shares),
         cmocka_unit_test(test_no_runs_no_lines),
         cmocka_unit_test(test_no_agent_cells),
+        cmocka_unit_test(test_probe_held_cells),
         cmocka_unit_test(test_headers_shorten),
         cmocka_unit_test(test_host_header_names_backend),
     };

@@ -180,6 +180,42 @@ static void test_set_comes_and_goes(void **state)
     assert_false(set.vm[0].have_prev);
 }
 
+/* The totals as of each reading, kept for the newest VM_MARKS: a span's
+ * ends are found at or before and at or after any time among them, the
+ * wait summed like the run; none before the oldest kept or after the
+ * newest. */
+static void test_marks(void **state)
+{
+    (void)state;
+    static struct vm_set set;
+    static struct vm_raw r;
+    vm_set_init(&set);
+    memset(&r, 0, sizeof(r));
+    r.id = (struct vm_id){.pid = 9, .start = 1, .kind = VMK_QEMU};
+    r.nthreads = 1;
+    int n = VM_MARKS + 3;
+    for (int k = 0; k < n; k++) { /* each second: ran 0.5 s, waited 0.25 */
+        r.t = 100 + k;
+        r.th[0] = thread(90, 0, 0.5 * k, 0.25 * k, 0);
+        vm_set_update(&set, &r, 1);
+    }
+    const struct vm_model *vm = vm_set_find(&set, 9);
+    assert_int_equal(vm->nmark, VM_MARKS);
+    struct vm_mark a, b;
+    assert_true(vm_model_mark(vm, 105.5, true, &a));
+    assert_true(vm_model_mark(vm, 105.5, false, &b));
+    assert_true(a.t == 105 && b.t == 106 && a.pid == 9);
+    assert_int_equal(a.run_ns, 2500000000ULL); /* summed from first seen */
+    assert_int_equal(a.wait_ns, 1250000000ULL);
+    assert_int_equal(b.wait_ns - a.wait_ns, 250000000ULL);
+    assert_true(vm_model_mark(vm, 106, true, &a) && a.t == 106);
+    assert_true(vm_model_mark(vm, 106, false, &b) && b.t == 106);
+    double oldest = 100 + n - VM_MARKS;
+    assert_false(vm_model_mark(vm, oldest - 0.5, true, &a));
+    assert_true(vm_model_mark(vm, oldest - 0.5, false, &b) && b.t == oldest);
+    assert_false(vm_model_mark(vm, 100 + n, false, &b));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_vcpu_names),
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_set_comes_and_goes),
+        cmocka_unit_test(test_marks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
