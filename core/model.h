@@ -29,7 +29,9 @@ struct probe_held {
     double share;           /* NaN: not known */
     double ran_s, waited_s; /* the vCPUs' over the span, host's clock */
     double t0, t1;          /* the span, host monotonic */
-    bool asked;             /* parallax asked the guest for a probe */
+    bool unseen; /* the vCPUs wanted a CPU less than the spin took: the
+                    readings missed it (share NaN) */
+    bool asked;  /* parallax asked the guest for a probe */
 };
 
 struct source_model {

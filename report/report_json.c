@@ -64,16 +64,18 @@ static json_t *probe_json(const struct probe_sample *p)
 }
 
 /* The host's view of the newest probe (struct probe_held): null unless
- * the guest is joined to its VM here and the probe was placed. */
+ * the guest is joined to its VM here and the probe was placed; unseen
+ * (share null) where the VM readings missed its spin. */
 static json_t *held_json(const struct source_model *m)
 {
     const struct probe_held *h = &m->held;
-    if (!h->count || h->count != m->probe.count || !isfinite(h->share))
+    if (!h->count || h->count != m->probe.count ||
+        (!isfinite(h->share) && !h->unseen))
         return json_null();
-    return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "probe",
+    return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:b}", "probe",
                      (json_int_t)h->count, "share", num(h->share), "ran_s",
                      num(h->ran_s), "waited_s", num(h->waited_s), "t0",
-                     num(h->t0), "t1", num(h->t1));
+                     num(h->t0), "t1", num(h->t1), "unseen", h->unseen);
 }
 
 /* The sleep workload's sleeps on src: requested, took by its clock, and

@@ -7,7 +7,8 @@
  * span holding the spin (about one interval at 1 s). In that span an
  * otherwise idle guest wants its vCPU mostly for the spin, so the share
  * of the wanted time the host held the vCPU off a CPU is the spin's; a
- * guest busy meanwhile gives the share over all it did. */
+ * guest busy meanwhile gives the share over all it did. A span in which
+ * the vCPUs wanted a CPU for less than the spin lasted did not see it. */
 #include "session/probe_vcpu.h"
 
 #include <math.h>
@@ -15,10 +16,11 @@
 #include "session/session.h"
 #include "session/vm_watch.h"
 
-#define SPIN_MARGIN                                                            \
-    1.5 /* the spin's end placed this much late: the rate                      \
-           is the last 10 s's, and a late end only widens                      \
-           the span */
+/* the spin's end is placed this much late: the rate is the last 10 s's,
+ * and a late end only widens the span */
+#define SPIN_MARGIN 1.5
+/* of the spin's wall, what the vCPUs must have wanted a CPU in the span */
+#define SPIN_SEEN 0.9
 
 /* True while a run of the agent's is live: a probe would disturb it. */
 static bool runs_live(const struct source_model *m)
@@ -50,9 +52,16 @@ static bool place(const struct session *s, int src, struct probe_held *out)
 {
     const struct source_model *m = &s->model[src];
     const struct probe_sample *p = &m->probe;
-    out->share = NAN;
+    out->share = out->ran_s = out->waited_s = out->t0 = out->t1 = NAN;
     if (!isfinite(p->sleep_t1) || !(p->spin_wall > 0))
         return true; /* an older agent: no stamp to place */
+    const struct vm_model *vm = vm_set_find(&s->vms->set, s->vms->pid[src]);
+    if (vm && vm->cur.id.kind == VMK_UML) {
+        /* it spins in a guest process of its own, a host process that
+         * lives 60 ms and ends between two readings: never seen whole */
+        out->unseen = true;
+        return true;
+    }
     struct time_at a;
     enum time_map_rc rc =
         time_map_host(&m->tmap, p->sleep_t1, !m->rates.unsteady, &a);
@@ -76,7 +85,10 @@ static bool place(const struct session *s, int src, struct probe_held *out)
     out->waited_s = (double)(m1.wait_ns - m0.wait_ns) / 1e9;
     out->t0 = m0.t;
     out->t1 = m1.t;
-    if (out->ran_s + out->waited_s > 0)
+    /* the spin wanted a CPU all its wall: a span whose vCPUs wanted less
+     * missed it */
+    out->unseen = out->ran_s + out->waited_s < SPIN_SEEN * p->spin_wall / rate;
+    if (!out->unseen)
         out->share = out->waited_s / (out->ran_s + out->waited_s);
     return true;
 }

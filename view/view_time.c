@@ -142,7 +142,11 @@ static bool held_detail(const struct source_model *m, double r, bool fault,
                         char *detail, size_t dn)
 {
     const struct probe_held *h = &m->held;
-    if (!h->count || h->count != m->probe.count || !isfinite(h->share))
+    if (!h->count || h->count != m->probe.count)
+        return false;
+    if (h->unseen && !fault)
+        snprintf(detail, dn, "host: spin unseen");
+    if (!isfinite(h->share))
         return false;
     if (r + h->share - 1 > HELD_UNSEEN) {
         snprintf(detail, dn, "off: held by host %.0f%%", h->share * 100);

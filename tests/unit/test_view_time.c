@@ -274,7 +274,7 @@ static void test_no_agent_cells(void **state)
  * could not see why (fault, "off: held by host"); within that the held
  * share is only said; a view of an older probe, or none, says nothing;
  * a guest that saw it itself (billed/wall 0.50, its own run queue) keeps
- * its own cause. */
+ * its own cause; readings that missed the spin say so. */
 static void test_probe_held_cells(void **state)
 {
     (void)state;
@@ -283,13 +283,16 @@ static void test_probe_held_cells(void **state)
         unsigned long of;
         bool fault;
         const char *detail;
+        bool unseen;
     } cases[] = {
-        {0.050, 0.50, 2, true, "off: held by host 50%"},
-        {0.050, 0.08, 2, false, "host held 8%"},
-        {0.050, 0.50, 1, false, ""},
-        {0.050, NAN, 2, false, ""},
-        {0.025, 0.50, 2, true, "off: waited 50%"},
-        {0.030, 0.65, 2, true, "off: held by host 65%"},
+        {0.050, 0.50, 2, true, "off: held by host 50%", false},
+        {0.050, 0.08, 2, false, "host held 8%", false},
+        {0.050, 0.50, 1, false, "", false},
+        {0.050, NAN, 2, false, "", false},
+        {0.025, 0.50, 2, true, "off: waited 50%", false},
+        {0.030, 0.65, 2, true, "off: held by host 65%", false},
+        {0.050, NAN, 2, false, "host: spin unseen", true},
+        {0.025, NAN, 2, true, "off: waited 50%", true},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct source_model m;
@@ -300,8 +303,9 @@ static void test_probe_held_cells(void **state)
                                         .spin_wall = 0.050,
                                         .spin_cpu = cases[i].cpu,
                                         .spin_waited = 0.050 - cases[i].cpu};
-        m.held =
-            (struct probe_held){.count = cases[i].of, .share = cases[i].share};
+        m.held = (struct probe_held){.count = cases[i].of,
+                                     .share = cases[i].share,
+                                     .unseen = cases[i].unseen};
         char val[32], detail[64];
         bool fault = view_time_cell(&m, false, TR_BILLED, val, sizeof(val),
                                     detail, sizeof(detail), false);
