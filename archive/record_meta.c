@@ -36,9 +36,8 @@ static pmUnits table_units(enum metric_unit u)
     return U_NONE;
 }
 
-/* Defines one metric with its help text. */
-static int define(const char *name, pmID id, int type, pmInDom indom, int sem,
-                  pmUnits units, const char *help)
+int record_define_one(const char *name, pmID id, int type, pmInDom indom,
+                      int sem, pmUnits units, const char *help)
 {
     int sts = pmi.add_metric(name, id, type, indom, sem, units);
     if (sts >= 0)
@@ -62,10 +61,11 @@ static int define_table(void)
         char help[160];
         snprintf(help, sizeof(help), "parallax's \"%s\" row, as read (%s)",
                  d->label, counter ? "a counter" : "an instant value");
-        int sts = define(d->pcp, pmi.make_id(REC_DOMAIN, CL_TABLE, id),
-                         counter ? PM_TYPE_U64 : PM_TYPE_DOUBLE, indom,
-                         counter ? PM_SEM_COUNTER : PM_SEM_INSTANT,
-                         table_units(d->unit), help);
+        int sts =
+            record_define_one(d->pcp, pmi.make_id(REC_DOMAIN, CL_TABLE, id),
+                              counter ? PM_TYPE_U64 : PM_TYPE_DOUBLE, indom,
+                              counter ? PM_SEM_COUNTER : PM_SEM_INSTANT,
+                              table_units(d->unit), help);
         if (sts >= 0 && d->inst)
             sts = pmi.add_instance(indom, d->inst, 1);
         if (sts < 0)
@@ -80,15 +80,16 @@ static int define_rows(const struct jobs *j)
     pmInDom wl = pmi.make_indom(REC_DOMAIN, WL_INDOM_SERIAL);
 #define RS_DEFINE(id, pname, type, sem, unit, when, help, expr)                \
     if (sts >= 0)                                                              \
-        sts = define(pname, pmi.make_id(REC_DOMAIN, CL_SOURCE, RECORD_##id),   \
-                     PM_TYPE_##type, PM_INDOM_NULL, PM_SEM_##sem, U_##unit,    \
-                     help);
+        sts = record_define_one(                                               \
+            pname, pmi.make_id(REC_DOMAIN, CL_SOURCE, RECORD_##id),            \
+            PM_TYPE_##type, PM_INDOM_NULL, PM_SEM_##sem, U_##unit, help);
     RECORD_SOURCE_TABLE(RS_DEFINE)
 #undef RS_DEFINE
 #define RW_DEFINE(id, pname, type, sem, unit, when, help, expr)                \
     if (sts >= 0)                                                              \
-        sts = define(pname, pmi.make_id(REC_DOMAIN, CL_WORKLOAD, RECORD_##id), \
-                     PM_TYPE_##type, wl, PM_SEM_##sem, U_##unit, help);
+        sts = record_define_one(                                               \
+            pname, pmi.make_id(REC_DOMAIN, CL_WORKLOAD, RECORD_##id),          \
+            PM_TYPE_##type, wl, PM_SEM_##sem, U_##unit, help);
     RECORD_WORKLOAD_TABLE(RW_DEFINE)
 #undef RW_DEFINE
     if (sts >= 0)

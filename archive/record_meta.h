@@ -13,8 +13,14 @@
 #define REC_DOMAIN 245 /* libpcp_import's own (PMI_DOMAIN) */
 /* the PMIDs' clusters: the metric table's rows, the record table's rows
  * of a source, those of a workload */
-enum record_cluster { CL_TABLE, CL_SOURCE, CL_WORKLOAD };
-#define WL_INDOM_SERIAL 0 /* the catalogue; the metric table's are 1 + id */
+enum record_cluster { CL_TABLE, CL_SOURCE, CL_WORKLOAD, CL_VM };
+#define WL_INDOM_SERIAL 0    /* the catalogue; the metric table's are 1 + id */
+#define VM_INDOM_SERIAL 1000 /* the VMs (archive/record_vms.h) */
+
+/* Defines one metric with its help text (one line and whole alike). 0,
+ * or libpcp_import's error code. */
+int record_define_one(const char *name, pmID id, int type, pmInDom indom,
+                      int sem, pmUnits units, const char *help);
 
 /* Defines the metric table's rows, the record table's and the workload
  * catalogue's instances (j's workloads) in the current libpcp_import

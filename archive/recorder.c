@@ -27,6 +27,7 @@
 #include "archive/record_meta.h"
 #include "archive/record_naming.h"
 #include "archive/record_values.h"
+#include "archive/record_vms.h"
 #include "base/clock.h"
 #include "base/diag.h"
 #include "base/file_kind.h"
@@ -87,6 +88,8 @@ struct rec_archive {
     struct rec_last last_src[RECORD_SOURCE_COUNT];
     struct rec_last last_wl[RECORD_WORKLOAD_COUNT][JOBS_MAX_WL];
     struct rec_run run[JOBS_MAX_WL];
+    bool vms;                /* this host's, with the host's view of its VMs */
+    struct record_vms named; /* the VMs named in it so far */
 };
 
 struct recorder {
@@ -165,7 +168,7 @@ static void fmt_pmi(char *err, size_t n, const char *what, const char *path,
 /* Starts source i's archive: its name, host, labels and metrics. */
 static int open_archive(const struct recorder *R, struct rec_archive *a,
                         const struct source_model *m, const struct jobs *j,
-                        char *err, size_t errlen)
+                        bool vms, char *err, size_t errlen)
 {
     if (record_choose_base(R->dir, a->safe, R->stamp, a->base, sizeof(a->base),
                            err, errlen) < 0)
@@ -183,7 +186,11 @@ static int open_archive(const struct recorder *R, struct rec_archive *a,
         sts = pmi.put_label(PM_LABEL_CONTEXT, 0, 0, "parallax_source", m->name);
     if (sts >= 0)
         sts = record_define(j);
+    if (sts >= 0 && vms)
+        sts = record_vms_define();
     a->nwl = j->nwl;
+    a->vms = vms;
+    a->named.n = 0;
     if (sts < 0) {
         fmt_pmi(err, errlen, "cannot define the metrics of", a->base, sts);
         return -1;
@@ -196,6 +203,10 @@ static int open_archive(const struct recorder *R, struct rec_archive *a,
         (METRIC_COUNT + RECORD_SOURCE_COUNT) * 512 +
         (size_t)a->nwl * RECORD_WORKLOAD_COUNT * 32 +
         (size_t)a->nwl * (WL_EXTRAS_TEXT_MAX + 512);
+    if (vms) {
+        vsets += (size_t)record_vms_vsets();
+        bytes += record_vms_bytes();
+    }
     if (record_values_init(&a->vals, (int)vsets, bytes) < 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -462,6 +473,8 @@ static int write_record(struct recorder *R, struct rec_archive *a,
         sts = put_source(a, &r);
     if (sts >= 0)
         sts = put_workloads(a, j, i);
+    if (sts >= 0 && a->vms)
+        sts = record_vms_put(&a->named, &a->vals, s);
     if (sts < 0) {
         fmt_pmi(err, errlen, "cannot record into", a->base, sts);
         return -1;
@@ -602,7 +615,8 @@ static int start_all(struct recorder *R, const struct session *s,
     for (int i = 0; i < s->nsrc; i++) {
         struct rec_archive *a = R->a[i];
         if (a && !a->ctx && !session_is_fixed(s, i) &&
-            open_archive(R, a, &s->model[i], j, err, errlen) < 0)
+            open_archive(R, a, &s->model[i], j, i == 0 && s->vms, err, errlen) <
+                0)
             return -1;
     }
     return 0;
