@@ -474,3 +474,11 @@ ours_stop() {
     for p in "${ours[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
     for p in "${ours[@]}"; do wait "$p" 2>/dev/null || true; done
 }
+
+# ours_tmp: a fresh directory $tmp and an empty ours, both cleared at exit
+# (ours_stop, then the directory), for a test that needs no more cleanup.
+ours_tmp() {
+    tmp=$(mktemp -d)
+    ours=()
+    trap 'ours_stop; rm -rf "$tmp"' EXIT
+}

@@ -24,13 +24,7 @@ PARALLAX_BUILD=${1:-build}
 use_guest_image
 # pmrep is a PCP python script: Debian's python3, whatever else is on PATH
 pmrep() { PATH=/usr/bin:$PATH command pmrep "$@"; }
-tmp=$(mktemp -d)
-ours=()
-cleanup() {
-    ours_stop
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+ours_tmp
 
 "$bin" --batch=dhry --demo-guest -r 3 -o "$tmp/rep.txt" --record "$tmp/rec" \
     >"$tmp/out" 2>"$tmp/err" &

@@ -21,13 +21,7 @@ cd "$(dirname "$0")/../.."
 PARALLAX_BUILD=${1:-build}
 use_guest_image
 command -v stress-ng >/dev/null || fail "no stress-ng; run make deps"
-tmp=$(mktemp -d)
-ours=()
-cleanup() {
-    ours_stop
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+ours_tmp
 
 # batch CASE: one dhry run on the host and the demo guest, the guest's vCPU
 # followed meanwhile
