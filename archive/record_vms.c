@@ -108,26 +108,52 @@ int record_vms_define(void)
                                 extras[x].type, indom(), extras[x].sem,
                                 extras[x].sec ? sec : none, extras[x].help);
     if (sts >= 0)
-        sts = pmi.put_text(PM_TEXT_INDOM, PM_TEXT_ONELINE, indom(),
-                           "The VM processes on this host while it was "
-                           "recorded, NAME.PID, in the order seen");
+        sts = pmi.put_text(
+            PM_TEXT_INDOM, PM_TEXT_ONELINE, indom(),
+            "The VM processes on this host while it was recorded, NAME.PID "
+            "(spaces made _; .2, .3 after it for another VM under a name "
+            "given before), in the order seen");
     return sts < 0 ? sts : 0;
 }
 
 /* One VM's cells, its instance and its name. */
 struct vm_rec {
     int inst;
-    char iname[96];
+    const char *iname;
     const struct vm_model *vm;
     int src;
     double fig[VM_ROW_COUNT];
     char notes[NOTES_MAX], faults[256], how[80];
 };
 
+static bool taken(const struct record_vms *rv, const char *name)
+{
+    for (int i = 0; i < rv->n; i++)
+        if (strcmp(rv->vm[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The instance name for a VM labelled label with pid, one no VM in rv
+ * took (PCP's instance names must differ before their first space, and
+ * libpcp_import refuses a name given before) into out. */
+static void vm_name(const struct record_vms *rv, const char *label, int pid,
+                    char *out, size_t n)
+{
+    char base[RECORD_VM_NAME_MAX - 8]; /* room for .N */
+    snprintf(base, sizeof(base), "%.70s.%d", label, pid);
+    for (char *p = base; *p; p++)
+        if (*p == ' ')
+            *p = '_';
+    snprintf(out, n, "%s", base);
+    for (int k = 2; taken(rv, out) && k <= RECORD_VMS_MAX + 1; k++)
+        snprintf(out, n, "%s.%d", base, k);
+}
+
 /* vm's instance, named the first time; -1 when the archive has named as
  * many as it can. */
 static int instance_of(struct record_vms *rv, const struct vm_model *vm,
-                       const char *iname, int *sts)
+                       int *sts)
 {
     for (int i = 0; i < rv->n; i++)
         if (rv->vm[i].pid == vm->cur.id.pid &&
@@ -135,7 +161,11 @@ static int instance_of(struct record_vms *rv, const struct vm_model *vm,
             return i;
     if (rv->n == RECORD_VMS_MAX)
         return -1;
-    *sts = pmi.add_instance(indom(), iname, rv->n);
+    char label[64];
+    vm_label(&vm->cur.id, label, sizeof(label));
+    char *name = rv->vm[rv->n].name;
+    vm_name(rv, label, vm->cur.id.pid, name, RECORD_VM_NAME_MAX);
+    *sts = pmi.add_instance(indom(), name, rv->n);
     if (*sts < 0)
         return -1;
     rv->vm[rv->n].pid = vm->cur.id.pid;
@@ -145,9 +175,6 @@ static int instance_of(struct record_vms *rv, const struct vm_model *vm,
 
 static void fill(struct vm_rec *r, const struct session *s, int k)
 {
-    char label[64];
-    vm_label(&r->vm->cur.id, label, sizeof(label));
-    snprintf(r->iname, sizeof(r->iname), "%s.%d", label, r->vm->cur.id.pid);
     r->src = vm_view_source(s, k);
     vm_view_joined_how(s, k, r->how, sizeof(r->how));
     int nn = 0, nf = 0;
@@ -235,11 +262,14 @@ int record_vms_put(struct record_vms *rv, struct record_values *vals,
     for (int k = 0; s->vms && k < s->vms->set.n && n < VM_MAX; k++) {
         struct vm_rec *r = &recs[n];
         r->vm = &s->vms->set.vm[k];
-        fill(r, s, k);
-        r->inst = instance_of(rv, r->vm, r->iname, &sts);
+        r->inst = instance_of(rv, r->vm, &sts);
         if (sts < 0)
             return sts;
-        n += r->inst >= 0;
+        if (r->inst < 0)
+            continue;
+        r->iname = rv->vm[r->inst].name;
+        fill(r, s, k);
+        n++;
     }
     /* a metric's instances together */
     for (int row = 0; row < VM_ROW_COUNT && sts >= 0; row++) {

@@ -1,5 +1,7 @@
 /* The host's view of its VMs in this host's archive (issue 26): one
- * instance per VM process seen while recording ("NAME.PID"), and under
+ * instance per VM process seen while recording ("NAME.PID", its spaces
+ * made '_'; "NAME.PID.2" for another VM that would take a name given
+ * before: one started again under a reused pid), and under
  * parallax.vm.KEY each row of its column in the VM view (view/vm_view.h:
  * the same figures the JSON report gives as vms[].figures.KEY), with
  * what it is (kind, pid, the guest column it is joined to), its vCPUs'
@@ -17,12 +19,15 @@ struct session;
 
 #define RECORD_VMS_MAX 64 /* VM instances one archive names */
 
+#define RECORD_VM_NAME_MAX 96 /* an instance's name, with its NUL */
+
 /* The VMs one archive has named so far. */
 struct record_vms {
     int n;
     struct {
         int pid;
         unsigned long long start;
+        char name[RECORD_VM_NAME_MAX];
     } vm[RECORD_VMS_MAX];
 };
 
