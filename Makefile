@@ -337,7 +337,8 @@ FUZZERS := theme report control text archive
 FUZZ_SRC_theme := theme/theme.c theme/theme_color.c base/safe_text.c
 FUZZ_SRC_report := report/report_read.c core/model.c core/clock_model.c \
     core/cpu_share.c \
-    core/history.c core/rate.c core/metrics.c base/safe_text.c core/time_map.c
+    core/history.c core/rate.c core/metrics.c base/safe_text.c core/time_map.c \
+    core/vm_recorded.c core/vm_rows.c
 FUZZ_SRC_control := pmda/control.c $(WL_SRC) $(SRC_runner) \
     base/exec_helper.c base/safe_text.c
 FUZZ_SRC_text := core/source_spec.c base/safe_text.c
@@ -349,7 +350,7 @@ FUZZ_SRC_archive := collectors/archive_frame.c collectors/archive_child.c \
     report/archive_baseline.c core/model.c core/clock_model.c \
     core/cpu_share.c core/history.c core/rate.c core/metrics.c \
     base/safe_text.c base/clock.c core/time_map.c base/file_kind.c \
-    base/exec_helper.c
+    base/exec_helper.c core/vm_recorded.c core/vm_rows.c
 FUZZ_LIBS_report := $(call pc,--libs,jansson) -lm
 FUZZ_LIBS_control := $(call pc,--libs,libcrypto) -lm -lpthread
 FUZZ_SEEDS_theme := themes

@@ -11,27 +11,17 @@
 
 #include "archive/pmi_lib.h"
 #include "archive/record_meta.h"
+#include "core/vm_recorded.h"
 #include "session/session.h"
 #include "session/vm_watch.h"
 #include "view/vm_view.h"
 
 #define NOTES_MAX 1024 /* one VM's notes, "KEY<TAB>detail" lines */
 
-/* The rows besides the VM view's, numbered after them. */
-enum vm_extra {
-    VX_KIND = 64,
-    VX_PID,
-    VX_NVCPU,
-    VX_GUEST,
-    VX_JOINED,
-    VX_RUN_TIME,
-    VX_WAIT_TIME,
-    VX_NOTES,
-    VX_FAULTS,
-    VX_READ_MONO,
-    VX_END
-};
-#define VX_COUNT (VX_END - VX_KIND)
+/* The extras' items in the archive, after the rows' */
+#define VX_ITEM0      64
+#define VX_UNITS_SEC  true /* in seconds */
+#define VX_UNITS_NONE false
 
 static const struct {
     const char *name;
@@ -39,32 +29,10 @@ static const struct {
     bool sec;
     const char *help;
 } extras[VX_COUNT] = {
-    {"parallax.vm.kind", PM_TYPE_STRING, PM_SEM_DISCRETE, false,
-     "What runs the VM: qemu, uml, firecracker or cloud-hypervisor"},
-    {"parallax.vm.pid", PM_TYPE_U32, PM_SEM_DISCRETE, false,
-     "The VM's process on this host"},
-    {"parallax.vm.nvcpu", PM_TYPE_U32, PM_SEM_INSTANT, false,
-     "vCPU threads told apart"},
-    {"parallax.vm.guest", PM_TYPE_STRING, PM_SEM_INSTANT, false,
-     "The guest column the VM is joined to; no value when none"},
-    {"parallax.vm.joined", PM_TYPE_STRING, PM_SEM_INSTANT, false,
-     "How it was joined: pid, vm=NAME or name"},
-    {"parallax.vm.vcpu_run_time", PM_TYPE_DOUBLE, PM_SEM_COUNTER, true,
-     "What the VM's vCPU threads ran on this host since parallax first saw "
-     "it (schedstat, summed interval by interval): its rate is the vCPU run "
-     "row over 100"},
-    {"parallax.vm.vcpu_wait_time", PM_TYPE_DOUBLE, PM_SEM_COUNTER, true,
-     "What its vCPU threads waited runnable on this host's run queues since "
-     "then: the time the host held them off a CPU"},
-    {"parallax.vm.notes", PM_TYPE_STRING, PM_SEM_INSTANT, false,
-     "The column's details as shown, one KEY<TAB>detail line per row that "
-     "has one (why a figure cannot be read, \"held 35%, said 0%\")"},
-    {"parallax.vm.faults", PM_TYPE_STRING, PM_SEM_INSTANT, false,
-     "The KEYs of the rows shown as faults, space-separated"},
-    {"parallax.vm.read_mono", PM_TYPE_DOUBLE, PM_SEM_INSTANT, true,
-     "The host's CLOCK_MONOTONIC when the VM was read (its counters are as "
-     "of then; the record's timestamp is this host's fetch, which can come "
-     "a little before)"},
+#define VM_EXTRA_DEF(id, key, type, sem, units, help)                          \
+    {"parallax.vm." key, PM_TYPE_##type, PM_SEM_##sem, VX_UNITS_##units, help},
+    VM_RECORD_EXTRAS(VM_EXTRA_DEF)
+#undef VM_EXTRA_DEF
 };
 
 int record_vms_vsets(void)
@@ -78,7 +46,7 @@ size_t record_vms_bytes(void)
      * longest */
     return (size_t)record_vms_vsets() *
                (sizeof(pmValueSet) + VM_MAX * sizeof(pmValue) + 64) +
-           (size_t)VM_MAX * (NOTES_MAX + 4 * 160);
+           (size_t)VM_MAX * (NOTES_MAX + 4 * 160 + VM_ROW_COUNT * 16);
 }
 
 static pmInDom indom(void)
@@ -104,7 +72,7 @@ int record_vms_define(void)
     }
     for (int x = 0; x < VX_COUNT && sts >= 0; x++)
         sts = record_define_one(extras[x].name,
-                                pmi.make_id(REC_DOMAIN, CL_VM, VX_KIND + x),
+                                pmi.make_id(REC_DOMAIN, CL_VM, VX_ITEM0 + x),
                                 extras[x].type, indom(), extras[x].sem,
                                 extras[x].sec ? sec : none, extras[x].help);
     if (sts >= 0)
@@ -124,6 +92,7 @@ struct vm_rec {
     int src;
     double fig[VM_ROW_COUNT];
     char notes[NOTES_MAX], faults[256], how[80];
+    char shown[VM_ROW_COUNT * 16];
 };
 
 static bool taken(const struct record_vms *rv, const char *name)
@@ -177,8 +146,8 @@ static void fill(struct vm_rec *r, const struct session *s, int k)
 {
     r->src = vm_view_source(s, k);
     vm_view_joined_how(s, k, r->how, sizeof(r->how));
-    int nn = 0, nf = 0;
-    r->notes[0] = r->faults[0] = '\0';
+    int nn = 0, nf = 0, ns = 0;
+    r->notes[0] = r->faults[0] = r->shown[0] = '\0';
     for (int row = 0; row < VM_ROW_COUNT; row++) {
         char val[32], detail[160];
         bool fault = vm_view_cell(s, k, row, val, sizeof(val), detail,
@@ -187,6 +156,10 @@ static void fill(struct vm_rec *r, const struct session *s, int k)
         if (detail[0] && nn < (int)sizeof(r->notes))
             nn += snprintf(r->notes + nn, sizeof(r->notes) - (size_t)nn,
                            "%s\t%s\n", vm_row_keys[row], detail);
+        const char *text = val + strspn(val, " "); /* right-aligned */
+        if (!isfinite(r->fig[row]) && text[0] && ns < (int)sizeof(r->shown))
+            ns += snprintf(r->shown + ns, sizeof(r->shown) - (size_t)ns,
+                           "%s\t%.7s\n", vm_row_keys[row], text);
         if (fault && nf < (int)sizeof(r->faults))
             nf += snprintf(r->faults + nf, sizeof(r->faults) - (size_t)nf,
                            "%s%s", nf ? " " : "", vm_row_keys[row]);
@@ -219,7 +192,7 @@ static int put_extra(struct record_values *vals, int x, const struct vm_rec *r,
     const struct vm_model *vm = r->vm;
     const char *str = NULL;
     double num = NAN;
-    switch (VX_KIND + x) {
+    switch (x) {
     case VX_KIND:
         str = vm_kind_name(vm->cur.id.kind);
         break;
@@ -250,8 +223,11 @@ static int put_extra(struct record_values *vals, int x, const struct vm_rec *r,
     case VX_READ_MONO:
         num = vm->cur.t;
         break;
+    case VX_SHOWN:
+        str = r->shown;
+        break;
     }
-    return put(vals, VX_KIND + x, extras[x].name, r, extras[x].type, num, str);
+    return put(vals, VX_ITEM0 + x, extras[x].name, r, extras[x].type, num, str);
 }
 
 int record_vms_put(struct record_vms *rv, struct record_values *vals,

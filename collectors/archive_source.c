@@ -20,11 +20,13 @@
 #include <pcp/pmapi.h>
 
 #include "base/clock.h"
+#include "base/safe_text.h"
 #include "collectors/archive_scan.h"
 #include "collectors/archive_window.h"
 #include "collectors/backend.h"
 #include "collectors/pcp_source.h"
 #include "core/record_table.h"
+#include "core/vm_recorded.h"
 
 #define SPEED_MIN 0.125
 #define SPEED_MAX 64.0
@@ -42,6 +44,11 @@ enum extra {
     EX_HELD,
     EX_COUNT
 };
+/* then the VMs' metrics (this host's archive: archive/record_vms.c): the
+ * rows of their columns, then the extras */
+#define EX_VM_ROW0   EX_COUNT
+#define EX_VM_EXTRA0 (EX_VM_ROW0 + VM_ROW_COUNT)
+#define EX_ALL       (EX_VM_EXTRA0 + VX_COUNT)
 
 struct arch {
     void *pcp;
@@ -56,16 +63,125 @@ struct arch {
     bool jumped; /* pending is not the next position: rates restart */
     int lined;   /* the run a "run NAME" went to, until its end shows */
     char note[160];
-    const char *names[EX_COUNT];
+    const char *names[EX_ALL];
+    char vm_names[EX_ALL - EX_COUNT][48];
     double ex[EX_COUNT]; /* the record being read; NaN: not in it */
     char ex_error[160];
+    int nvm; /* the VMs the record being read holds, by instance */
+    int vm_inst[SAMPLE_MAX_VMS];
+    struct vm_recorded vm[SAMPLE_MAX_VMS];
 };
+
+/* The VM of instance inst in the record being read (found, or added
+ * named by the archive); NULL when the record holds too many. */
+static struct vm_recorded *vm_of(struct arch *a, pmInDom indom, int inst)
+{
+    for (int i = 0; i < a->nvm; i++)
+        if (a->vm_inst[i] == inst)
+            return &a->vm[i];
+    if (a->nvm == SAMPLE_MAX_VMS)
+        return NULL;
+    struct vm_recorded *v = &a->vm[a->nvm];
+    vm_recorded_clear(v);
+    char *name = NULL;
+    if (pmNameInDom(indom, inst, &name) < 0 || !name)
+        return NULL;
+    snprintf(v->name, sizeof(v->name), "%s", safe_text(name));
+    free(name);
+    a->vm_inst[a->nvm] = inst;
+    return &a->vm[a->nvm++];
+}
+
+/* Value set k of the VMs' metrics (k from EX_VM_ROW0) into their VMs. */
+static void decode_vm(struct arch *a, int k, const pmValueSet *vs,
+                      const pmDesc *desc)
+{
+    for (int j = 0; j < vs->numval; j++) {
+        struct vm_recorded *v = vm_of(a, desc->indom, vs->vlist[j].inst);
+        pmAtomValue x;
+        if (!v)
+            continue;
+        if (desc->type == PM_TYPE_STRING) {
+            if (pmExtractValue(vs->valfmt, &vs->vlist[j], desc->type, &x,
+                               PM_TYPE_STRING) < 0)
+                continue;
+            switch (k - EX_VM_EXTRA0) {
+            case VX_KIND:
+                snprintf(v->kind, sizeof(v->kind), "%s", x.cp);
+                break;
+            case VX_GUEST:
+                snprintf(v->guest, sizeof(v->guest), "%s", x.cp);
+                break;
+            case VX_JOINED:
+                snprintf(v->how, sizeof(v->how), "%s", x.cp);
+                break;
+            case VX_NOTES:
+                vm_recorded_set_notes(v, x.cp);
+                break;
+            case VX_SHOWN:
+                vm_recorded_set_shown(v, x.cp);
+                break;
+            case VX_FAULTS:
+                vm_recorded_set_faults(v, x.cp);
+                break;
+            }
+            free(x.cp);
+            /* one line each in the VM's text (core/vm_recorded.h) */
+            safe_text(v->kind);
+            safe_text(v->guest);
+            safe_text(v->how);
+            continue;
+        }
+        if (pmExtractValue(vs->valfmt, &vs->vlist[j], desc->type, &x,
+                           PM_TYPE_DOUBLE) < 0)
+            continue;
+        if (k < EX_VM_EXTRA0) {
+            v->fig[k - EX_VM_ROW0] = x.d;
+            continue;
+        }
+        switch (k - EX_VM_EXTRA0) {
+        case VX_PID:
+            v->pid = x.d >= 0 && x.d < 1e9 ? (int)x.d : -1;
+            break;
+        case VX_NVCPU:
+            v->nvcpu = x.d >= 0 && x.d < 1e6 ? (int)x.d : -1;
+            break;
+        case VX_RUN_TIME:
+            v->run_s = x.d;
+            break;
+        case VX_WAIT_TIME:
+            v->wait_s = x.d;
+            break;
+        case VX_READ_MONO:
+            v->read_mono = x.d;
+            break;
+        }
+    }
+}
+
+/* The record's VMs into the sample's pool, one text each. */
+static void put_vms(struct arch *a, struct sample *out)
+{
+    char text[VM_ROW_COUNT * (VM_RECORDED_NOTE + 64) + 1024];
+    out->nvms = 0;
+    for (int i = 0; i < a->nvm; i++) {
+        int at = vm_recorded_format(&a->vm[i], text, sizeof(text)) > 0
+                     ? sample_pool_add(out, text)
+                     : -1;
+        if (at >= 0)
+            out->vm_at[out->nvms++] = at;
+    }
+}
 
 static void decode_extra(void *arg, pmValueSet *const *vs, const pmDesc *desc,
                          const bool *known, struct sample *out)
 {
     struct arch *a = arg;
-    (void)out;
+    a->nvm = 0;
+    for (int k = EX_VM_ROW0; k < EX_ALL; k++)
+        if (known[k] && vs[k]->numval > 0 && desc[k].indom != PM_INDOM_NULL)
+            decode_vm(a, k, vs[k], &desc[k]);
+    put_vms(a, out);
     for (int k = 0; k < EX_COUNT; k++) {
         pmAtomValue v;
         if (!known[k] || vs[k]->numval <= 0)
@@ -136,8 +252,15 @@ static void *arch_open(const char *target, char *err, size_t errlen)
     a->names[EX_ERROR] = record_source_names[RECORD_SRC_ERROR];
     a->names[EX_PMDA] = record_source_names[RECORD_SRC_PMDA];
     a->names[EX_HELD] = record_source_names[RECORD_TIME_PROBE_HELD];
+    for (int k = EX_VM_ROW0; k < EX_ALL; k++) {
+        char *name = a->vm_names[k - EX_COUNT];
+        snprintf(name, sizeof(a->vm_names[0]), "parallax.vm.%s",
+                 k < EX_VM_EXTRA0 ? vm_row_keys[k - EX_VM_ROW0]
+                                  : vm_extra_keys[k - EX_VM_EXTRA0]);
+        a->names[k] = name;
+    }
     struct pcp_extra extra = {
-        .names = a->names, .n = EX_COUNT, .decode = decode_extra, .arg = a};
+        .names = a->names, .n = EX_ALL, .decode = decode_extra, .arg = a};
     char why[256];
     a->pcp =
         pcp_source_open(PM_CONTEXT_ARCHIVE, target, &extra, why, sizeof(why));

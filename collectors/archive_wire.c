@@ -131,6 +131,12 @@ void wire_sample_sanitize(struct sample *s)
     s->njobs = clamp(s->njobs, 0, SAMPLE_MAX_JOBS);
     for (int k = 0; k < s->njobs; k++)
         fix_job(&s->job[k], s->extras_len);
+    s->nvms = clamp(s->nvms, 0, SAMPLE_MAX_VMS);
+    int nvms = 0; /* those whose text is in the pool */
+    for (int k = 0; k < s->nvms; k++)
+        if (s->vm_at[k] >= 0 && s->vm_at[k] < s->extras_len)
+            s->vm_at[nvms++] = s->vm_at[k];
+    s->nvms = nvms;
     s->nticks = clamp(s->nticks, 0, SAMPLE_MAX_TICKS);
     s->nstores = clamp(s->nstores, 0, SAMPLE_MAX_STORES);
     for (int k = 0; k < SAMPLE_MAX_STORES; k++)

@@ -10,7 +10,7 @@
 
 #include "core/sample.h"
 
-#define PCP_EXTRA_MAX 16
+#define PCP_EXTRA_MAX 32
 
 /* Metrics fetched with the table's: decode gets their value sets (in the
  * order of names), descriptors and whether the context has each (a

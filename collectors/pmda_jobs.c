@@ -147,19 +147,6 @@ static void decode_probe(struct pmda_jobs *pj, pmValueSet *const *vs,
     out->probe.sleep_t1 = v[PC_SLEEP_END];
 }
 
-/* Keeps a job's text (its extras, its repeat log) in the sample's pool
- * when it has any and there is room; returns where, or -1 (a full pool
- * drops the rest: reports show fewer details). */
-static int add_text(struct sample *out, const char *text)
-{
-    size_t len = strlen(text);
-    if (len == 0 || (size_t)out->extras_len + len + 1 > sizeof(out->extras))
-        return -1;
-    memcpy(out->extras + out->extras_len, text, len + 1);
-    out->extras_len += (int)len + 1;
-    return out->extras_len - (int)len - 1;
-}
-
 /* Metric m's string for instance inst into the pool: where, or -1. */
 static int pool_string(struct pmda_jobs *pj, pmValueSet *const *vs, int m,
                        int inst, struct sample *out)
@@ -168,7 +155,7 @@ static int pool_string(struct pmda_jobs *pj, pmValueSet *const *vs, int m,
     if (!pj->has[m] || vs[m]->numval <= 0 ||
         !value_of(&pj->desc[m], vs[m], inst, PM_TYPE_STRING, &a))
         return -1;
-    int at = add_text(out, a.cp);
+    int at = sample_pool_add(out, a.cp);
     free(a.cp);
     return at;
 }

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/safe_text.h"
@@ -119,6 +120,18 @@ static void clock_stand_in(struct source_model *m, const struct sample *s)
     clock_model_set_fit(&m->clock, &f);
 }
 
+/* A replayed record's VMs, parsed from their texts (the reader's, and
+ * so untrusted: vm_recorded_parse bounds and cleans every field). */
+static void fold_vms(struct source_model *m, const struct sample *s)
+{
+    m->nvms = 0;
+    if (s->nvms > 0 && !m->vms)
+        m->vms = calloc(SAMPLE_MAX_VMS, sizeof(*m->vms));
+    for (int i = 0; m->vms && i < s->nvms && i < SAMPLE_MAX_VMS; i++)
+        m->nvms += vm_recorded_parse(model_pool_text(m, s->vm_at[i]),
+                                     &m->vms[m->nvms]);
+}
+
 void model_update(struct source_model *m, const struct sample *s)
 {
     for (int i = 0; i < s->nstores; i++) { /* a ring of the newest results */
@@ -147,6 +160,7 @@ void model_update(struct source_model *m, const struct sample *s)
         /* a rate across the outage would average over all of it: the
          * first sample back starts afresh, as the very first one does */
         m->have_prev = false;
+        m->nvms = 0;
         for (int i = 0; i < METRIC_COUNT; i++) {
             m->value[i] = NAN;
             history_push(&m->hist[i], NAN);
@@ -190,6 +204,14 @@ void model_update(struct source_model *m, const struct sample *s)
     m->prev = *s; /* a few KB, once per sample and source */
     m->have_prev = true;
     make_safe(m);
+    fold_vms(m, s);
+}
+
+void model_release(struct source_model *m)
+{
+    free(m->vms);
+    m->vms = NULL;
+    m->nvms = 0;
 }
 
 bool model_is_stale(const struct source_model *m, double now, double interval)

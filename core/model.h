@@ -11,6 +11,7 @@
 #include "core/metrics.h"
 #include "core/sample.h"
 #include "core/time_map.h"
+#include "core/vm_recorded.h"
 
 enum source_state {
     SRC_CONNECTING, /* no sample yet */
@@ -61,6 +62,10 @@ struct source_model {
     unsigned stores_seen; /* store results folded in so far */
     struct store_result store[SAMPLE_MAX_STORES]; /* the newest ones */
     struct replay_pos replay; /* a recorded column: where the replay is */
+    /* a replayed host's VMs at the record shown (core/vm_recorded.h),
+     * allocated with the first record that holds any */
+    int nvms;
+    struct vm_recorded *vms;
     struct history hist[METRIC_COUNT];
 };
 
@@ -84,5 +89,8 @@ const char *model_pool_text(const struct source_model *m, int at);
 
 /* Folds one sample into m: figures, state and history. */
 void model_update(struct source_model *m, const struct sample *s);
+
+/* Frees what m allocated (its recorded VMs); m stays a model with none. */
+void model_release(struct source_model *m);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/metrics.h"
 #include "workloads/workload.h"
@@ -66,6 +67,7 @@ struct probe_sample {
 };
 
 #define SAMPLE_MAX_TICKS 64 /* clock ticks between two samples */
+#define SAMPLE_MAX_VMS   16 /* a recording's VMs in one record (VM_MAX) */
 
 /* A clock tick: a one-metric fetch a sampler makes between its samples
  * while a guest run is watched, for its timestamp (sampler_watch). */
@@ -120,6 +122,10 @@ struct sample {
      * pool, as few workloads have any */
     int extras_len;
     char extras[SAMPLE_EXTRAS_MAX];
+    /* a replayed host's VMs as its record holds them (core/vm_recorded.h),
+     * each one text in the pool; none for a live source */
+    int nvms;
+    int vm_at[SAMPLE_MAX_VMS];
     int nticks; /* clock ticks since the previous sample, oldest first */
     struct clock_tick tick[SAMPLE_MAX_TICKS];
     int nstores; /* stores done since the previous sample */
@@ -143,6 +149,18 @@ static inline void sample_set_value(struct sample *out, int id, double v)
 {
     out->have[id] = true;
     out->value[id] = v;
+}
+
+/* Keeps text in the sample's pool when it has any and there is room;
+ * returns where, or -1 (a full pool drops the rest: fewer details). */
+static inline int sample_pool_add(struct sample *out, const char *text)
+{
+    size_t len = strlen(text);
+    if (len == 0 || (size_t)out->extras_len + len + 1 > sizeof(out->extras))
+        return -1;
+    memcpy(out->extras + out->extras_len, text, len + 1);
+    out->extras_len += (int)len + 1;
+    return out->extras_len - (int)len - 1;
 }
 
 /* The host's view of when the fetch happened: the request's midpoint. */

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "session/vm_watch.h"
+#include "view/vm_recorded_view.h"
 #include "view/vm_text.h"
 #include "view/vm_view.h"
 
 void vm_report_text(FILE *f, const struct session *s)
 {
-    if (!s->vms)
+    if (!vm_view_shown(s))
         return;
     fprintf(f, "\nThe host's view of its VMs (what the host's scheduler gave "
                "each one; docs/figures.md)\n\n");
@@ -34,8 +35,45 @@ static json_t *unjoined_json(const struct session *s, int k)
                      why ? why : "");
 }
 
+/* A recorded VM (-a): what its record shown says, and whose it is. */
+static json_t *recorded_json(const struct session *s, int k)
+{
+    int src;
+    const struct vm_recorded *v =
+        vm_recorded_at(s, k - vm_view_count(s) + vm_recorded_count(s), &src);
+    if (!v)
+        return json_null();
+    char name[96];
+    vm_recorded_label(v, name, sizeof(name));
+    json_t *o = json_pack(
+        "{s:s, s:s, s:o, s:o, s:o, s:s}", "name", name, "kind", v->kind, "pid",
+        v->pid >= 0 ? json_integer(v->pid) : json_null(), "guest",
+        v->guest[0] ? json_string(v->guest) : json_null(), "nvcpu",
+        v->nvcpu >= 0 ? json_integer(v->nvcpu) : json_null(), "recorded",
+        src >= 0 ? s->model[src].name : "");
+    json_t *fig = json_object(), *why = json_object();
+    for (int row = 0; row < VM_ROW_COUNT; row++) {
+        json_object_set_new(fig, vm_row_keys[row], num(v->fig[row]));
+        if (v->note[row][0])
+            json_object_set_new(why, vm_row_keys[row],
+                                json_string(v->note[row]));
+    }
+    json_object_set_new(o, "held_fault",
+                        json_boolean(v->faults >> VMR_HELD & 1));
+    json_object_set_new(o, "joined",
+                        v->how[0] ? json_stringn(v->how, strcspn(v->how, "="))
+                                  : json_null());
+    json_object_set_new(o, "figures", fig);
+    json_object_set_new(o, "notes", why);
+    json_object_set_new(o, "vcpu_run_time", num(v->run_s));
+    json_object_set_new(o, "vcpu_wait_time", num(v->wait_s));
+    return o;
+}
+
 static json_t *vm_json(const struct session *s, int k)
 {
+    if (k >= vm_view_count(s) - vm_recorded_count(s))
+        return recorded_json(s, k);
     if (k >= s->vms->set.n)
         return unjoined_json(s, k);
     const struct vm_model *vm = &s->vms->set.vm[k];
@@ -91,7 +129,7 @@ static json_t *vm_json(const struct session *s, int k)
 
 json_t *vm_report_json(const struct session *s)
 {
-    if (!s->vms)
+    if (!vm_view_shown(s))
         return json_null();
     json_t *a = json_array();
     for (int k = 0; k < vm_view_count(s); k++)

@@ -270,6 +270,8 @@ void session_close(struct session *s)
         if (s->sampler[i])
             live[n++] = s->sampler[i];
     sampler_stop_all(live, n); /* makes the stores queued for guests */
+    for (int i = 0; i < s->nsrc; i++)
+        model_release(&s->model[i]);
     s->nsrc = 0;
     vm_watch_free(s->vms);
     s->vms = NULL;

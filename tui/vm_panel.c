@@ -40,7 +40,7 @@ void vm_panel_draw(const struct session *s, int y0, int height, bool utf8)
     mvhline(y0, 0, utf8 ? ACS_HLINE : '-', COLS);
     attroff(colors_attr(ROLE_RULE));
     put(y0, 1, COLS - 2, colors_attr(ROLE_RULE) | A_BOLD, title, utf8);
-    if (!s->vms) {
+    if (!vm_view_shown(s)) {
         put(y0 + 1, 0, COLS, colors_attr(ROLE_LABEL),
             s->vms_off ? "off: --no-vm-view (this host's VM processes are "
                          "not read)"

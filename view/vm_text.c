@@ -22,7 +22,7 @@ static void put_padded(FILE *f, const char *text, int width, bool utf8)
 
 void vm_text_print(FILE *f, const struct session *s, int columns, bool utf8)
 {
-    if (!s->vms) {
+    if (!vm_view_shown(s)) {
         fputc('\n', f);
         fflush(f);
         return;
@@ -31,7 +31,9 @@ void vm_text_print(FILE *f, const struct session *s, int columns, bool utf8)
     char count[96];
     (void)columns;
     vm_view_count_text(s, count, sizeof(count));
-    fprintf(f, "-- host's view: %s on this host --\n", count);
+    /* recorded VMs are another host's, or this host's another time */
+    fprintf(f, "-- host's view: %s%s --\n", count,
+            s->vms && !strstr(count, "recorded") ? " on this host" : "");
     if (n == 0) {
         fputc('\n', f);
         fflush(f);

@@ -8,39 +8,56 @@
 #include "session/vm_watch.h"
 #include "view/fmt.h"
 #include "view/view.h"
-
-const char *const vm_row_labels[VM_ROW_COUNT] = {
-#define VM_ROW_LABEL(id, key, label) label,
-    VM_ROWS(VM_ROW_LABEL)
-#undef VM_ROW_LABEL
-};
-
-const char *const vm_row_keys[VM_ROW_COUNT] = {
-#define VM_ROW_KEY(id, key, label) key,
-    VM_ROWS(VM_ROW_KEY)
-#undef VM_ROW_KEY
-};
+#include "view/vm_recorded_view.h"
 
 /* Columns 0..n-1 are the VMs found, then one per guest given ,vm=NAME
- * that no VM runs yet (its header and a row that says why). */
+ * that no VM runs yet (its header and a row that says why), then the
+ * recorded ones (view/vm_recorded_view.h). */
 static int vm_count(const struct session *s)
 {
     return s->vms ? s->vms->set.n : 0;
 }
 
-int vm_view_count(const struct session *s)
+/* The live columns: the VMs found, then the guests waiting for theirs;
+ * the recorded ones come after them. */
+static int live_count(const struct session *s)
 {
     return s->vms ? s->vms->set.n + vm_watch_unjoined(s->vms) : 0;
 }
 
+int vm_view_count(const struct session *s)
+{
+    return live_count(s) + vm_recorded_count(s);
+}
+
+bool vm_view_shown(const struct session *s)
+{
+    return s->vms || vm_recorded_count(s) > 0;
+}
+
+/* Recorded column k, or NULL when k is a live one. */
+static const struct vm_recorded *recorded(const struct session *s, int k,
+                                          int *src)
+{
+    *src = -1;
+    return k >= live_count(s) ? vm_recorded_at(s, k - live_count(s), src)
+                              : NULL;
+}
+
 void vm_view_count_text(const struct session *s, char *buf, size_t n)
 {
-    int vms = vm_count(s), waiting = vm_view_count(s) - vms;
-    int used = snprintf(buf, n, "%d VM%s", vms, vms == 1 ? "" : "s");
+    int vms = vm_count(s), waiting = live_count(s) - vms;
+    int rec = vm_recorded_count(s);
+    int used = s->vms || !rec
+                   ? snprintf(buf, n, "%d VM%s", vms, vms == 1 ? "" : "s")
+                   : 0;
     if (waiting > 0 && used >= 0 && (size_t)used < n)
-        snprintf(buf + used, n - (size_t)used,
-                 " (%d guest%s given vm= not joined)", waiting,
-                 waiting == 1 ? "" : "s");
+        used += snprintf(buf + used, n - (size_t)used,
+                         " (%d guest%s given vm= not joined)", waiting,
+                         waiting == 1 ? "" : "s");
+    if (rec > 0 && used >= 0 && (size_t)used < n)
+        snprintf(buf + used, n - (size_t)used, "%s%d VM%s recorded",
+                 used ? ", " : "", rec, rec == 1 ? "" : "s");
 }
 
 static const struct vm_model *vm_at(const struct session *s, int k)
@@ -51,7 +68,7 @@ static const struct vm_model *vm_at(const struct session *s, int k)
 /* The source of unjoined column k, or -1 when k is a VM's. */
 static int unjoined_source(const struct session *s, int k)
 {
-    if (k < vm_count(s) || k >= vm_view_count(s))
+    if (k < vm_count(s) || k >= live_count(s))
         return -1;
     int src = vm_watch_unjoined_at(s->vms, k - vm_count(s));
     return src > 0 && src < s->nsrc ? src : -1;
@@ -73,8 +90,11 @@ const char *vm_view_unjoined_why(const struct session *s, int k)
 
 void vm_view_joined_how(const struct session *s, int k, char *buf, size_t n)
 {
-    int src = vm_view_source(s, k);
+    int src = vm_view_source(s, k), from;
+    const struct vm_recorded *v = recorded(s, k, &from);
     buf[0] = '\0';
+    if (v)
+        snprintf(buf, n, "%s", v->how);
     if (src > 0 && vm_at(s, k))
         vm_watch_how(s->vms, src, buf, n);
 }
@@ -83,9 +103,14 @@ void vm_view_header(const struct session *s, int k, int row, char *buf,
                     size_t n)
 {
     const struct vm_model *vm = vm_at(s, k);
-    int src = vm_view_source(s, k);
+    int src = vm_view_source(s, k), from;
     char how[80];
     buf[0] = '\0';
+    const struct vm_recorded *v = recorded(s, k, &from);
+    if (v) {
+        vm_recorded_header(s, from, v, row, buf, n);
+        return;
+    }
     if (!vm && src > 0) { /* a guest given vm=NAME, no such VM yet */
         if (row == 0)
             snprintf(buf, n, "%s", s->model[src].name);
@@ -122,6 +147,9 @@ void vm_view_header(const struct session *s, int k, int row, char *buf,
 const char *vm_view_vcpu_how(const struct session *s, int k)
 {
     const struct vm_model *vm = vm_at(s, k);
+    int from;
+    if (recorded(s, k, &from))
+        return "as recorded";
     return vm ? vm->cur.vcpu_how : "";
 }
 
@@ -176,6 +204,10 @@ static double billed_factor(const struct vm_run_cpu *r)
 double vm_view_value(const struct session *s, int k, int row)
 {
     const struct vm_model *vm = vm_at(s, k);
+    int from;
+    const struct vm_recorded *v = recorded(s, k, &from);
+    if (v)
+        return row >= 0 && row < VM_ROW_COUNT ? v->fig[row] : NAN;
     if (!vm || !vm->have_prev)
         return NAN;
     const struct vm_figures *f = &vm->fig;
@@ -276,6 +308,11 @@ bool vm_view_cell(const struct session *s, int k, int row, char *val, size_t vn,
     char raw[64];
     detail[0] = '\0';
     fmt_right(val, vn, VIEW_VALUE_W, "");
+    int from;
+    const struct vm_recorded *v = recorded(s, k, &from);
+    if (v)
+        return row >= 0 && row < VM_ROW_COUNT &&
+               vm_recorded_cell(v, row, val, vn, detail, dn, utf8);
     const char *why = vm_view_unjoined_why(s, k);
     if (!vm && why && row == VMR_RUN) { /* its one row: why not joined */
         fmt_right(val, vn, VIEW_VALUE_W, "n/a");

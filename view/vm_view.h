@@ -12,31 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/vm_rows.h"
 #include "session/session.h"
-
-/* X(id, key, label) */
-#define VM_ROWS(X)                                                             \
-    X(VMR_RUN, "vcpu_run", "vCPU run %")                                       \
-    X(VMR_WAIT, "vcpu_wait", "vCPU wait %")                                    \
-    X(VMR_OTHER, "vmm_other", "VMM other %")                                   \
-    X(VMR_RSS, "vm_rss", "VM resident")                                        \
-    X(VMR_READ, "vm_read", "VMM read B/s")                                     \
-    X(VMR_WRITE, "vm_write", "VMM write B/s")                                  \
-    X(VMR_CTXSW, "vm_ctxsw", "VM ctx sw/s")                                    \
-    X(VMR_KVM, "kvm_exits", "KVM exits/s")                                     \
-    X(VMR_COST, "busy_cost", "busy said/ran")                                  \
-    X(VMR_HELD, "steal_held", "steal said/held")                               \
-    X(VMR_RUN_CPU, "run_cpu", "run billed/ran")
-
-enum vm_row {
-#define VM_ROW_ENUM(id, key, label) id,
-    VM_ROWS(VM_ROW_ENUM)
-#undef VM_ROW_ENUM
-        VM_ROW_COUNT
-};
-
-extern const char *const vm_row_labels[VM_ROW_COUNT];
-extern const char *const vm_row_keys[VM_ROW_COUNT];
 
 #define VM_VIEW_HEADER_ROWS 3
 /* held beyond said by more than this many points of wall time is a fault:
@@ -46,13 +23,18 @@ extern const char *const vm_row_keys[VM_ROW_COUNT];
  * this factor is a fault: it billed time the host never gave it */
 #define VM_BILLED_FAULT 1.05
 
-/* The number of VM columns (the VMs found on this host, in the order
- * found, then one for each guest given ,vm=NAME that no VM runs yet);
- * 0 when the session watches none. */
+/* The number of VM columns: the VMs found on this host, in the order
+ * found, then one for each guest given ,vm=NAME that no VM runs yet, then
+ * the VMs a replayed host's record shown holds (-a: the recorded figures
+ * and details as they were shown, view/vm_recorded_view.h). */
 int vm_view_count(const struct session *s);
 
+/* True when there is a host's view to show: this host's VMs are watched,
+ * or a replayed host's record holds VMs. */
+bool vm_view_shown(const struct session *s);
+
 /* The VMs found and the guests waiting for theirs, for a title: "2 VMs",
- * "0 VMs (1 guest given vm= not joined)". */
+ * "0 VMs (1 guest given vm= not joined)", "1 VM, 2 VMs recorded". */
 void vm_view_count_text(const struct session *s, char *buf, size_t n);
 
 /* The source VM column k is joined with (or is, unjoined), or -1. */
