@@ -164,6 +164,7 @@ static void put_vms(struct arch *a, struct sample *out)
 {
     char text[VM_ROW_COUNT * (VM_RECORDED_NOTE + 64) + 1024];
     out->nvms = 0;
+    out->nvms_held = a->nvm;
     for (int i = 0; i < a->nvm; i++) {
         int at = vm_recorded_format(&a->vm[i], text, sizeof(text)) > 0
                      ? sample_pool_add(out, text)

@@ -137,6 +137,7 @@ void wire_sample_sanitize(struct sample *s)
         if (s->vm_at[k] >= 0 && s->vm_at[k] < s->extras_len)
             s->vm_at[nvms++] = s->vm_at[k];
     s->nvms = nvms;
+    s->nvms_held = clamp(s->nvms_held, nvms, SAMPLE_MAX_VMS);
     s->nticks = clamp(s->nticks, 0, SAMPLE_MAX_TICKS);
     s->nstores = clamp(s->nstores, 0, SAMPLE_MAX_STORES);
     for (int k = 0; k < SAMPLE_MAX_STORES; k++)

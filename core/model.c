@@ -125,7 +125,8 @@ static void clock_stand_in(struct source_model *m, const struct sample *s)
 static void fold_vms(struct source_model *m, const struct sample *s)
 {
     m->nvms = 0;
-    if (s->nvms > 0 && !m->vms)
+    m->nvms_held = s->nvms_held;
+    if (s->nvms_held > 0 && !m->vms)
         m->vms = calloc(SAMPLE_MAX_VMS, sizeof(*m->vms));
     for (int i = 0; m->vms && i < s->nvms && i < SAMPLE_MAX_VMS; i++)
         m->nvms += vm_recorded_parse(model_pool_text(m, s->vm_at[i]),
@@ -160,7 +161,7 @@ void model_update(struct source_model *m, const struct sample *s)
         /* a rate across the outage would average over all of it: the
          * first sample back starts afresh, as the very first one does */
         m->have_prev = false;
-        m->nvms = 0;
+        m->nvms = m->nvms_held = 0;
         for (int i = 0; i < METRIC_COUNT; i++) {
             m->value[i] = NAN;
             history_push(&m->hist[i], NAN);
@@ -211,7 +212,7 @@ void model_release(struct source_model *m)
 {
     free(m->vms);
     m->vms = NULL;
-    m->nvms = 0;
+    m->nvms = m->nvms_held = 0;
 }
 
 bool model_is_stale(const struct source_model *m, double now, double interval)

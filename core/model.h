@@ -65,6 +65,8 @@ struct source_model {
     /* a replayed host's VMs at the record shown (core/vm_recorded.h),
      * allocated with the first record that holds any */
     int nvms;
+    int nvms_held; /* the VMs the record holds, more than nvms when the
+                      sample could not carry them all */
     struct vm_recorded *vms;
     struct history hist[METRIC_COUNT];
 };

@@ -126,7 +126,8 @@ struct sample {
      * each one text in the pool; none for a live source */
     int nvms;
     int vm_at[SAMPLE_MAX_VMS];
-    int nticks; /* clock ticks since the previous sample, oldest first */
+    int nvms_held; /* the VMs the record holds: more when the pool is full */
+    int nticks;    /* clock ticks since the previous sample, oldest first */
     struct clock_tick tick[SAMPLE_MAX_TICKS];
     int nstores; /* stores done since the previous sample */
     struct store_result store[SAMPLE_MAX_STORES];

@@ -17,6 +17,15 @@ int vm_recorded_count(const struct session *s)
     return n;
 }
 
+int vm_recorded_held(const struct session *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->nsrc; i++)
+        if (s->recorded[i] && s->model[i].vms)
+            n += s->model[i].nvms_held;
+    return n;
+}
+
 const struct vm_recorded *vm_recorded_at(const struct session *s, int k,
                                          int *src)
 {

@@ -12,8 +12,11 @@
 #include "core/vm_recorded.h"
 #include "session/session.h"
 
-/* The VMs the replayed columns' records shown hold. */
+/* The VMs the replayed columns' records shown hold, as columns; and how
+ * many those records hold (more when a record held more than the reader
+ * could send: core/sample.h's pool). */
 int vm_recorded_count(const struct session *s);
+int vm_recorded_held(const struct session *s);
 
 /* The k-th of them (0 .. vm_recorded_count - 1) and the replayed column
  * it is in (*src), or NULL. */

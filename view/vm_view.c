@@ -55,9 +55,13 @@ void vm_view_count_text(const struct session *s, char *buf, size_t n)
         used += snprintf(buf + used, n - (size_t)used,
                          " (%d guest%s given vm= not joined)", waiting,
                          waiting == 1 ? "" : "s");
+    int held = vm_recorded_held(s);
     if (rec > 0 && used >= 0 && (size_t)used < n)
-        snprintf(buf + used, n - (size_t)used, "%s%d VM%s recorded",
-                 used ? ", " : "", rec, rec == 1 ? "" : "s");
+        used += snprintf(buf + used, n - (size_t)used, "%s%d VM%s recorded",
+                         used ? ", " : "", rec, rec == 1 ? "" : "s");
+    if (held > rec && used >= 0 && (size_t)used < n)
+        snprintf(buf + used, n - (size_t)used, " (of %d: a record's room)",
+                 held);
 }
 
 static const struct vm_model *vm_at(const struct session *s, int k)
