@@ -132,7 +132,9 @@ int archive_baseline_read(const char *path, const char *source,
         return -1;
     const char *colon = strrchr(spec.name, ':');
     model_init(m, "", spec.target);
-    if (read_end(spec.target, m, err, errlen) < 0)
+    int rc = read_end(spec.target, m, err, errlen);
+    model_release(m); /* a baseline's column shows no recorded VMs */
+    if (rc < 0)
         return -1;
     char day[16] = "";
     time_t t = (time_t)m->replay.at;

@@ -22,6 +22,18 @@ int freeze_take(struct freeze *f, const struct session *s, const struct jobs *j)
     f->s->self = s->self;
     f->s->vms_off = s->vms_off;
     memcpy(f->s->model, s->model, sizeof(s->model[0]) * (size_t)s->nsrc);
+    memcpy(f->s->recorded, s->recorded, sizeof(s->recorded));
+    for (int i = 0; i < s->nsrc; i++) /* none may point at the live ones */
+        f->s->model[i].vms = NULL;
+    for (int i = 0; i < s->nsrc; i++) { /* recorded VMs: the copy's own */
+        struct source_model *m = &f->s->model[i];
+        if (!s->model[i].vms)
+            continue;
+        m->vms = malloc(sizeof(*m->vms) * SAMPLE_MAX_VMS);
+        if (!m->vms)
+            goto fail;
+        memcpy(m->vms, s->model[i].vms, sizeof(*m->vms) * SAMPLE_MAX_VMS);
+    }
     f->s->wake[0] = f->s->wake[1] = -1;
     if (s->vms) { /* the host's view as it was; no scan cache of its own */
         f->s->vms = malloc(sizeof(*f->s->vms));
@@ -62,8 +74,11 @@ void freeze_release(struct freeze *f)
             free(f->j->cells[src]);
     }
     free(f->j);
-    if (f->s)
+    if (f->s) {
         free(f->s->vms);
+        for (int i = 0; i < f->s->nsrc; i++)
+            model_release(&f->s->model[i]);
+    }
     free(f->s);
     f->s = NULL;
     f->j = NULL;

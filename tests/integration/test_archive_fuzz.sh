@@ -1,6 +1,6 @@
 #!/bin/bash
 # Archives mutated hundreds of ways go through -a's and --baseline's path
-# (issue 24): a fresh recording, the corpus tests/archive_mutations.py
+# (issue 24): a fresh recording (with a VM in it), the corpus tests/archive_mutations.py
 # makes of it (cuts at every record's end and 1-3 bytes either side,
 # bytes changed in every field PCP reads a record by, byte 165 among
 # them, each file left out), every input once, then random mutations of
@@ -18,9 +18,20 @@ driver=$PARALLAX_BUILD/fuzz-archive
 export PARALLAX_LIBEXEC=${PARALLAX_LIBEXEC:-$PARALLAX_BUILD}
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-"$bin" --record "$work/r" --text -n 4 -t 0.2 >/dev/null 2>"$work/err" ||
+qp=
+trap '[ -n "$qp" ] && kill -KILL "$qp" 2>/dev/null; rm -rf "$work"' EXIT
+# a VM beside it (a real qemu, paused: no guest to boot), so the corpus
+# holds the host's view's instances and rows (parallax.vm.*) the reader
+# decodes and parallax parses
+command -v qemu-system-x86_64 >/dev/null || fail "no qemu; run make deps"
+qemu-system-x86_64 -name "guest=fuzz vm,debug-threads=on" -accel tcg -m 16M \
+    -nodefaults -no-user-config -display none -S </dev/null >/dev/null 2>&1 &
+qp=$!
+"$bin" --record "$work/r" --text -n 4 -t 0.2 >"$work/out" 2>"$work/err" ||
     fail "the recording: $(cat "$work/err")"
+grep -q "fuzz vm" "$work/out" || fail "the recording did not show the VM: $(tail -5 "$work/out")"
+{ kill -KILL "$qp" && wait "$qp"; } 2>/dev/null
+qp=
 A=$(find "$work/r/host" -name '*.meta' | sed 's/\.meta$//')
 /usr/bin/python3 "$here/archive_mutations.py" "$A" "$work/corpus" >"$work/kinds" ||
     fail "archive_mutations.py failed"

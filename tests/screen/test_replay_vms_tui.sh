@@ -4,7 +4,8 @@
 # vCPU thread, no guest to boot), replayed with --no-vm-view (nothing of
 # this host's is read), shows the VM as it was recorded: "1 VM recorded"
 # in the rule, its name with the recording's _ for a space, "qemu PID
-# 1vcpu", whose recording it is, its rows and why KVM has none.
+# 1vcpu", whose recording it is, its rows and why KVM has none; paused
+# (p), the screen's copy of the session keeps it.
 set -u
 . "$(dirname "$0")/../lib.sh"
 use_build
@@ -40,3 +41,10 @@ has '^vCPU run % +[0-9]+\.[0-9] ' || { screen; fail "no vCPU run figure"; }
 has '^KVM exits/s +n/a no KVM: emulated \(TCG\)' || { screen; fail "no KVM reason"; }
 has '^vCPUs told +as recorded' || { screen; fail "vCPUs told not 'as recorded'"; }
 echo "ok: the recorded VM ${name}_x on the screen"
+# p pauses the screen on a copy of the session: the recorded VM stays
+tm send-keys -t t p
+wait_for 10 has "PAUSED" || { screen; fail "p did not pause"; }
+sleep 1.5 # three refreshes of the paused screen
+has "─ host's view: 1 VM recorded \(v: the table\)" && has " ${name}_x( |$)" ||
+    { screen; fail "the paused screen lost the recorded VM"; }
+echo "ok: paused, the recorded VM stays"
