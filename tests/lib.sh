@@ -466,6 +466,16 @@ host_null_checked() {
     echo "ok: host syscall-null against perf bench on CPU $cpu: $says"
 }
 
+# paused_qemu NAME LOG: a real qemu TCG VM process named NAME (-name
+# guest=NAME,debug-threads=on) stopped by -S before its first instruction:
+# a VM with its vCPU thread that costs no CPU and needs no guest image;
+# its output appended to LOG, its pid in QP.
+paused_qemu() {
+    qemu-system-x86_64 -name "guest=$1,debug-threads=on" -accel tcg -m 16M \
+        -nodefaults -no-user-config -display none -S </dev/null >>"$2" 2>&1 &
+    QP=$!
+}
+
 # ours_stop: TERM to every pid in the array ours (the test's own
 # processes, appended as it starts them), then wait for each: a test's
 # cleanup calls it so that none outlives the test.

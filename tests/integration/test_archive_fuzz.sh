@@ -24,9 +24,8 @@ trap '[ -n "$qp" ] && kill -KILL "$qp" 2>/dev/null; rm -rf "$work"' EXIT
 # holds the host's view's instances and rows (parallax.vm.*) the reader
 # decodes and parallax parses
 command -v qemu-system-x86_64 >/dev/null || fail "no qemu; run make deps"
-qemu-system-x86_64 -name "guest=fuzz vm,debug-threads=on" -accel tcg -m 16M \
-    -nodefaults -no-user-config -display none -S </dev/null >/dev/null 2>&1 &
-qp=$!
+paused_qemu "fuzz vm" /dev/null
+qp=$QP
 "$bin" --record "$work/r" --text -n 4 -t 0.2 >"$work/out" 2>"$work/err" ||
     fail "the recording: $(cat "$work/err")"
 grep -q "fuzz vm" "$work/out" || fail "the recording did not show the VM: $(tail -5 "$work/out")"

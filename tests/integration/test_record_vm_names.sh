@@ -23,18 +23,15 @@ command -v qemu-system-x86_64 >/dev/null || fail "no qemu; run make deps"
 ours_tmp
 name=t26n$$
 
-# paused_qemu NAME: a qemu that never runs its guest; its pid in QP.
-paused_qemu() {
-    qemu-system-x86_64 -name "guest=$1,debug-threads=on" -accel tcg -m 16M \
-        -nodefaults -no-user-config -display none -S </dev/null \
-        >>"$tmp/qemu.err" 2>&1 &
-    QP=$!
+# vm NAME: a paused qemu named NAME, one of ours; its pid in QP.
+vm() {
+    paused_qemu "$1" "$tmp/qemu.err"
     ours+=("$QP")
 }
 
-paused_qemu "$name a"
+vm "$name a"
 pa=$QP
-paused_qemu "$name b"
+vm "$name b"
 pb=$QP
 
 "$bin" --text -t 0.3 --record "$tmp/rec" >"$tmp/out" 2>"$tmp/err" &
@@ -51,7 +48,7 @@ wait "$pa" 2>/dev/null || true
 again=
 for _ in $(seq 20); do
     echo $((pa - 1)) >/proc/sys/kernel/ns_last_pid
-    paused_qemu "$name a"
+    vm "$name a"
     [ "$QP" = "$pa" ] && { again=$QP; break; }
     kill -KILL "$QP"
     wait "$QP" 2>/dev/null || true

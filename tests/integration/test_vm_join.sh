@@ -42,10 +42,7 @@ reader=tests/integration/host_view_read.py
 # vm NAME: a qemu TCG VM named NAME, stopped (-S); its pid in QP once its
 # vCPU thread is there.
 vm() {
-    qemu-system-x86_64 -name "guest=$1,debug-threads=on" -accel tcg -m 64M \
-        -nodefaults -no-user-config -display none -S </dev/null \
-        >>"$work/qemu.err" 2>&1 &
-    QP=$!
+    paused_qemu "$1" "$work/qemu.err"
     ours+=("$QP")
     wait_for 30 has_vcpu "$QP" ||
         fail "qemu $1 did not start: $(cat "$work/qemu.err")"

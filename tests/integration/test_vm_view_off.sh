@@ -31,10 +31,8 @@ cleanup() {
 trap cleanup EXIT
 
 name=vmoff-$$
-qemu-system-x86_64 -name "guest=$name,debug-threads=on" -accel tcg -m 64M \
-    -nodefaults -no-user-config -display none -S </dev/null \
-    >"$tmp/qemu.err" 2>&1 &
-qp=$!
+paused_qemu "$name" "$tmp/qemu.err"
+qp=$QP
 vcpu_up() { grep -qs "CPU 0/TCG" /proc/"$qp"/task/*/comm; }
 wait_for 20 vcpu_up || fail "qemu did not start: $(cat "$tmp/qemu.err")"
 

@@ -21,9 +21,8 @@ cleanup() {
 trap cleanup EXIT
 
 name=t26rep$$
-qemu-system-x86_64 -name "guest=$name x,debug-threads=on" -accel tcg -m 16M \
-    -nodefaults -no-user-config -display none -S </dev/null >"$tmp/qemu.err" 2>&1 &
-qp=$!
+paused_qemu "$name x" "$tmp/qemu.err"
+qp=$QP
 "$bin" --text -n 4 -t 0.5 --record "$tmp/rec" >"$tmp/live.txt" 2>"$tmp/live.err" ||
     fail "the recording failed: $(tail -2 "$tmp/live.err")"
 grep -q "$name x" "$tmp/live.txt" || fail "the live run did not show $name x"
