@@ -226,6 +226,9 @@ static int put_extra(struct record_values *vals, int x, const struct vm_rec *r,
     case VX_SHOWN:
         str = r->shown;
         break;
+    case VX_VCPUS_TOLD:
+        str = vm->cur.vcpu_how;
+        break;
     }
     return put(vals, VX_ITEM0 + x, extras[x].name, r, extras[x].type, num, str);
 }

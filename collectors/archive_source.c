@@ -121,6 +121,9 @@ static void decode_vm(struct arch *a, int k, const pmValueSet *vs,
             case VX_SHOWN:
                 vm_recorded_set_shown(v, x.cp);
                 break;
+            case VX_VCPUS_TOLD:
+                snprintf(v->told, sizeof(v->told), "%s", x.cp);
+                break;
             case VX_FAULTS:
                 vm_recorded_set_faults(v, x.cp);
                 break;
@@ -130,6 +133,7 @@ static void decode_vm(struct arch *a, int k, const pmValueSet *vs,
             safe_text(v->kind);
             safe_text(v->guest);
             safe_text(v->how);
+            safe_text(v->told);
             continue;
         }
         if (pmExtractValue(vs->valfmt, &vs->vlist[j], desc->type, &x,

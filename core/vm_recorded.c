@@ -1,6 +1,6 @@
 /* See vm_recorded.h. The text is "key<TAB>value" lines: name, kind, pid,
- * nvcpu, guest, joined, run_s, wait_s, read_mono, then "fig<TAB>ROW<TAB>V"
- * for each row with a figure, "note<TAB>ROW<TAB>detail" and
+ * nvcpu, guest, joined, told, run_s, wait_s, read_mono, then
+ * "fig<TAB>ROW<TAB>V" for each row with a figure, "note<TAB>ROW<TAB>detail" and
  * "shown<TAB>ROW<TAB>text" and "fault<TAB>ROW". Doubles as %.17g: a replay
  * shows the figure recorded. */
 #include "core/vm_recorded.h"
@@ -102,8 +102,9 @@ int vm_recorded_format(const struct vm_recorded *v, char *buf, size_t n)
     size_t at = 0;
     bool ok = add(buf, n, &at,
                   "name\t%s\nkind\t%s\npid\t%d\nnvcpu\t%d\nguest\t%s\n"
-                  "joined\t%s\nrun_s\t%.17g\nwait_s\t%.17g\nread_mono\t%.17g\n",
-                  v->name, v->kind, v->pid, v->nvcpu, v->guest, v->how,
+                  "joined\t%s\ntold\t%s\nrun_s\t%.17g\nwait_s\t%.17g\n"
+                  "read_mono\t%.17g\n",
+                  v->name, v->kind, v->pid, v->nvcpu, v->guest, v->how, v->told,
                   v->run_s, v->wait_s, v->read_mono);
     for (int row = 0; ok && row < VM_ROW_COUNT; row++) {
         if (isfinite(v->fig[row]))
@@ -154,6 +155,8 @@ bool vm_recorded_parse(const char *text, struct vm_recorded *v)
             take(v->guest, sizeof(v->guest), val);
         else if (IS("joined"))
             take(v->how, sizeof(v->how), val);
+        else if (IS("told"))
+            take(v->told, sizeof(v->told), val);
         else if (IS("pid"))
             v->pid = whole(val);
         else if (IS("nvcpu"))

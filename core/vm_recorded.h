@@ -42,7 +42,9 @@
       "a little before)")                                                      \
     X(VX_SHOWN, "shown", STRING, INSTANT, NONE,                                \
       "What the rows with no figure showed instead, one KEY<TAB>text line "    \
-      "each: ... (a first reading), - (nothing yet), n/a (cannot be read)")
+      "each: ... (a first reading), - (nothing yet), n/a (cannot be read)")    \
+    X(VX_VCPUS_TOLD, "vcpus_told", STRING, DISCRETE, NONE,                     \
+      "How the vCPU threads were told apart (\"vCPUs by thread name\")")
 
 enum vm_extra {
 #define VM_EXTRA_ENUM(id, key, type, sem, units, help) id,
@@ -62,6 +64,7 @@ struct vm_recorded {
     int pid, nvcpu; /* -1: not recorded */
     char guest[64]; /* the guest column it was joined to, "" when none */
     char how[80];   /* how: "pid", "vm=NAME", "name"; "" */
+    char told[64];  /* how its vCPUs were told apart, "" unrecorded */
     double fig[VM_ROW_COUNT]; /* each row's figure, NaN: none */
     double run_s, wait_s;     /* the vCPUs' counters, NaN: none */
     double read_mono;

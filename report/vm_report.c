@@ -65,6 +65,7 @@ static json_t *recorded_json(const struct session *s, int k)
                                   : json_null());
     json_object_set_new(o, "figures", fig);
     json_object_set_new(o, "notes", why);
+    json_object_set_new(o, "vcpus_told", json_string(v->told));
     json_object_set_new(o, "vcpu_run_time", num(v->run_s));
     json_object_set_new(o, "vcpu_wait_time", num(v->wait_s));
     return o;

@@ -152,8 +152,9 @@ const char *vm_view_vcpu_how(const struct session *s, int k)
 {
     const struct vm_model *vm = vm_at(s, k);
     int from;
-    if (recorded(s, k, &from))
-        return "as recorded";
+    const struct vm_recorded *v = recorded(s, k, &from);
+    if (v) /* an archive from before vcpus_told: nothing to say */
+        return v->told;
     return vm ? vm->cur.vcpu_how : "";
 }
 

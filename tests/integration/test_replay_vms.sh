@@ -43,7 +43,7 @@ def blocks(path):
         elif cur is not None:
             if line.startswith("vCPUs told"):
                 out.append((cur[0], [l.rstrip() for l in cur[1:4]],
-                            tuple(l.rstrip() for l in cur[4:])))
+                            tuple(l.rstrip() for l in cur[4:] + [line])))
                 cur = None
             else:
                 cur.append(line)
@@ -60,7 +60,7 @@ shown, first = set(), 0
 for _, head, rows in rep:
     # the recording's first records: --text prints no refresh before
     # every guest has answered, a recording holds them all
-    if all("first reading" in r or "KVM" in r for r in rows):
+    if all("first reading" in r or "KVM" in r or "vCPUs told" in r for r in rows):
         first += 1
         continue
     assert rows in live_rows, "a replayed column no live refresh printed:\n" + \
@@ -94,6 +94,7 @@ vms = [v for v in rep["vms"] or [] if v.get("recorded")]
 assert len(vms) == 1, rep["vms"]
 v = vms[0]
 assert v["recorded"] == "rec" and v["kind"] == "qemu" and v["joined"] == "pid", v
+assert v["vcpus_told"] == "vCPUs by thread name", v
 pairs, cur = set(), {}
 for line in open(d + "/dump"):
     if re.match(r"^\d\d:\d\d:\d\d\.\d+ ", line):

@@ -38,7 +38,7 @@ wait_for 10 has "qemu [0-9]+ 1vcpu" || { screen; fail "no 'qemu PID 1vcpu'"; }
 has "rec: host side only" || { screen; fail "not said whose recording"; }
 has '^vCPU run % +[0-9]+\.[0-9] ' || { screen; fail "no vCPU run figure"; }
 has '^KVM exits/s +n/a no KVM: emulated \(TCG\)' || { screen; fail "no KVM reason"; }
-has '^vCPUs told +as recorded' || { screen; fail "vCPUs told not 'as recorded'"; }
+has '^vCPUs told +vCPUs by thread name' || { screen; fail "vCPUs not told by name as recorded"; }
 echo "ok: the recorded VM ${name}_x on the screen"
 # p pauses the screen on a copy of the session: the recorded VM stays
 tm send-keys -t t p

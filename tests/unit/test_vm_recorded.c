@@ -24,6 +24,7 @@ static void test_round_trip(void **state)
     snprintf(v.kind, sizeof(v.kind), "qemu");
     snprintf(v.guest, sizeof(v.guest), "g1");
     snprintf(v.how, sizeof(v.how), "vm=web a");
+    snprintf(v.told, sizeof(v.told), "vCPUs by thread name");
     v.pid = 1234;
     v.nvcpu = 2;
     v.run_s = 3.4612345678901234;
@@ -42,6 +43,7 @@ static void test_round_trip(void **state)
     assert_string_equal(w.kind, "qemu");
     assert_string_equal(w.guest, "g1");
     assert_string_equal(w.how, "vm=web a");
+    assert_string_equal(w.told, "vCPUs by thread name");
     assert_int_equal(w.pid, 1234);
     assert_int_equal(w.nvcpu, 2);
     assert_true(w.run_s == v.run_s && w.wait_s == v.wait_s &&
