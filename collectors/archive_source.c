@@ -86,7 +86,7 @@ static struct vm_recorded *vm_of(struct arch *a, pmInDom indom, int inst)
     char *name = NULL;
     if (pmNameInDom(indom, inst, &name) < 0 || !name)
         return NULL;
-    snprintf(v->name, sizeof(v->name), "%s", safe_text(name));
+    safe_text_copy(v->name, sizeof(v->name), name, 0);
     free(name);
     a->vm_inst[a->nvm] = inst;
     return &a->vm[a->nvm++];
@@ -105,15 +105,16 @@ static void decode_vm(struct arch *a, int k, const pmValueSet *vs,
             if (pmExtractValue(vs->valfmt, &vs->vlist[j], desc->type, &x,
                                PM_TYPE_STRING) < 0)
                 continue;
+            /* each field one line in the VM's text (core/vm_recorded.h) */
             switch (k - EX_VM_EXTRA0) {
             case VX_KIND:
-                snprintf(v->kind, sizeof(v->kind), "%s", x.cp);
+                safe_text_copy(v->kind, sizeof(v->kind), x.cp, 0);
                 break;
             case VX_GUEST:
-                snprintf(v->guest, sizeof(v->guest), "%s", x.cp);
+                safe_text_copy(v->guest, sizeof(v->guest), x.cp, 0);
                 break;
             case VX_JOINED:
-                snprintf(v->how, sizeof(v->how), "%s", x.cp);
+                safe_text_copy(v->how, sizeof(v->how), x.cp, 0);
                 break;
             case VX_NOTES:
                 vm_recorded_set_notes(v, x.cp);
@@ -122,18 +123,13 @@ static void decode_vm(struct arch *a, int k, const pmValueSet *vs,
                 vm_recorded_set_shown(v, x.cp);
                 break;
             case VX_VCPUS_TOLD:
-                snprintf(v->told, sizeof(v->told), "%s", x.cp);
+                safe_text_copy(v->told, sizeof(v->told), x.cp, 0);
                 break;
             case VX_FAULTS:
                 vm_recorded_set_faults(v, x.cp);
                 break;
             }
             free(x.cp);
-            /* one line each in the VM's text (core/vm_recorded.h) */
-            safe_text(v->kind);
-            safe_text(v->guest);
-            safe_text(v->how);
-            safe_text(v->told);
             continue;
         }
         if (pmExtractValue(vs->valfmt, &vs->vlist[j], desc->type, &x,

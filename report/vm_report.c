@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "session/vm_watch.h"
-#include "view/vm_recorded_view.h"
 #include "view/vm_text.h"
 #include "view/vm_view.h"
 
@@ -36,13 +35,9 @@ static json_t *unjoined_json(const struct session *s, int k)
 }
 
 /* A recorded VM (-a): what its record shown says, and whose it is. */
-static json_t *recorded_json(const struct session *s, int k)
+static json_t *recorded_json(const struct session *s,
+                             const struct vm_recorded *v, int src)
 {
-    int src;
-    const struct vm_recorded *v =
-        vm_recorded_at(s, k - vm_view_count(s) + vm_recorded_count(s), &src);
-    if (!v)
-        return json_null();
     char name[96];
     vm_recorded_label(v, name, sizeof(name));
     json_t *o = json_pack(
@@ -73,8 +68,10 @@ static json_t *recorded_json(const struct session *s, int k)
 
 static json_t *vm_json(const struct session *s, int k)
 {
-    if (k >= vm_view_count(s) - vm_recorded_count(s))
-        return recorded_json(s, k);
+    int from;
+    const struct vm_recorded *v = vm_view_recorded(s, k, &from);
+    if (v)
+        return recorded_json(s, v, from);
     if (k >= s->vms->set.n)
         return unjoined_json(s, k);
     const struct vm_model *vm = &s->vms->set.vm[k];

@@ -8,21 +8,16 @@
 #include "view/fmt.h"
 #include "view/view.h"
 
-int vm_recorded_count(const struct session *s)
+int vm_recorded_count(const struct session *s, int *held)
 {
-    int n = 0;
+    int n = 0, h = 0;
     for (int i = 0; i < s->nsrc; i++)
-        if (s->recorded[i] && s->model[i].vms)
+        if (s->recorded[i] && s->model[i].vms) {
             n += s->model[i].nvms;
-    return n;
-}
-
-int vm_recorded_held(const struct session *s)
-{
-    int n = 0;
-    for (int i = 0; i < s->nsrc; i++)
-        if (s->recorded[i] && s->model[i].vms)
-            n += s->model[i].nvms_held;
+            h += s->model[i].nvms_held;
+        }
+    if (held)
+        *held = h;
     return n;
 }
 

@@ -12,11 +12,10 @@
 #include "core/vm_recorded.h"
 #include "session/session.h"
 
-/* The VMs the replayed columns' records shown hold, as columns; and how
- * many those records hold (more when a record held more than the reader
- * could send: core/sample.h's pool). */
-int vm_recorded_count(const struct session *s);
-int vm_recorded_held(const struct session *s);
+/* The VMs the replayed columns' records shown hold, as columns; and into
+ * *held (when not NULL) how many those records hold (more when a record
+ * held more than the reader could send: core/sample.h's pool). */
+int vm_recorded_count(const struct session *s, int *held);
 
 /* The k-th of them (0 .. vm_recorded_count - 1) and the replayed column
  * it is in (*src), or NULL. */

@@ -27,27 +27,28 @@ static int live_count(const struct session *s)
 
 int vm_view_count(const struct session *s)
 {
-    return live_count(s) + vm_recorded_count(s);
+    return live_count(s) + vm_recorded_count(s, NULL);
 }
 
 bool vm_view_shown(const struct session *s)
 {
-    return s->vms || vm_recorded_count(s) > 0;
+    return s->vms || vm_recorded_count(s, NULL) > 0;
 }
 
-/* Recorded column k, or NULL when k is a live one. */
-static const struct vm_recorded *recorded(const struct session *s, int k,
-                                          int *src)
+const struct vm_recorded *vm_view_recorded(const struct session *s, int k,
+                                           int *src)
 {
     *src = -1;
-    return k >= live_count(s) ? vm_recorded_at(s, k - live_count(s), src)
-                              : NULL;
+    if (k < vm_count(s)) /* a live VM: every cell of every tick asks */
+        return NULL;
+    int live = live_count(s);
+    return k >= live ? vm_recorded_at(s, k - live, src) : NULL;
 }
 
 void vm_view_count_text(const struct session *s, char *buf, size_t n)
 {
     int vms = vm_count(s), waiting = live_count(s) - vms;
-    int rec = vm_recorded_count(s);
+    int held, rec = vm_recorded_count(s, &held);
     int used = s->vms || !rec
                    ? snprintf(buf, n, "%d VM%s", vms, vms == 1 ? "" : "s")
                    : 0;
@@ -55,7 +56,6 @@ void vm_view_count_text(const struct session *s, char *buf, size_t n)
         used += snprintf(buf + used, n - (size_t)used,
                          " (%d guest%s given vm= not joined)", waiting,
                          waiting == 1 ? "" : "s");
-    int held = vm_recorded_held(s);
     if (rec > 0 && used >= 0 && (size_t)used < n)
         used += snprintf(buf + used, n - (size_t)used, "%s%d VM%s recorded",
                          used ? ", " : "", rec, rec == 1 ? "" : "s");
@@ -95,7 +95,7 @@ const char *vm_view_unjoined_why(const struct session *s, int k)
 void vm_view_joined_how(const struct session *s, int k, char *buf, size_t n)
 {
     int src = vm_view_source(s, k), from;
-    const struct vm_recorded *v = recorded(s, k, &from);
+    const struct vm_recorded *v = vm_view_recorded(s, k, &from);
     buf[0] = '\0';
     if (v)
         snprintf(buf, n, "%s", v->how);
@@ -110,7 +110,7 @@ void vm_view_header(const struct session *s, int k, int row, char *buf,
     int src = vm_view_source(s, k), from;
     char how[80];
     buf[0] = '\0';
-    const struct vm_recorded *v = recorded(s, k, &from);
+    const struct vm_recorded *v = vm_view_recorded(s, k, &from);
     if (v) {
         vm_recorded_header(s, from, v, row, buf, n);
         return;
@@ -152,7 +152,7 @@ const char *vm_view_vcpu_how(const struct session *s, int k)
 {
     const struct vm_model *vm = vm_at(s, k);
     int from;
-    const struct vm_recorded *v = recorded(s, k, &from);
+    const struct vm_recorded *v = vm_view_recorded(s, k, &from);
     if (v) /* an archive from before vcpus_told: nothing to say */
         return v->told;
     return vm ? vm->cur.vcpu_how : "";
@@ -210,7 +210,7 @@ double vm_view_value(const struct session *s, int k, int row)
 {
     const struct vm_model *vm = vm_at(s, k);
     int from;
-    const struct vm_recorded *v = recorded(s, k, &from);
+    const struct vm_recorded *v = vm_view_recorded(s, k, &from);
     if (v)
         return row >= 0 && row < VM_ROW_COUNT ? v->fig[row] : NAN;
     if (!vm || !vm->have_prev)
@@ -314,7 +314,7 @@ bool vm_view_cell(const struct session *s, int k, int row, char *val, size_t vn,
     detail[0] = '\0';
     fmt_right(val, vn, VIEW_VALUE_W, "");
     int from;
-    const struct vm_recorded *v = recorded(s, k, &from);
+    const struct vm_recorded *v = vm_view_recorded(s, k, &from);
     if (v)
         return row >= 0 && row < VM_ROW_COUNT &&
                vm_recorded_cell(v, row, val, vn, detail, dn, utf8);

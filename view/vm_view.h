@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/vm_recorded.h"
 #include "core/vm_rows.h"
 #include "session/session.h"
 
@@ -28,6 +29,11 @@
  * the VMs a replayed host's record shown holds (-a: the recorded figures
  * and details as they were shown, view/vm_recorded_view.h). */
 int vm_view_count(const struct session *s);
+
+/* Column k's recorded VM and the replayed column it is in (*src), or
+ * NULL when k is a live column. */
+const struct vm_recorded *vm_view_recorded(const struct session *s, int k,
+                                           int *src);
 
 /* True when there is a host's view to show: this host's VMs are watched,
  * or a replayed host's record holds VMs. */
