@@ -4,8 +4,10 @@
 # each refresh's VM column; replaying this host's archive (-a DIR/host)
 # prints a recorded VM column per refresh, and every one of them is, row
 # for row (figure and detail, faults marked), a column the live run
-# printed (but for first readings, which a recording holds and --text,
-# waiting for the guest's first answer, does not print): the archive (parallax.vm.*), the reader's process, the wire and
+# printed (but for the records before --text's first refresh: the VM's
+# first reading and those while the guest had not answered, which a
+# recording holds and --text, waiting for the guest's first answer, does
+# not print): the archive (parallax.vm.*), the reader's process, the wire and
 # the model carry what was shown and nothing else. The replay shows at
 # least 4 distinct live columns, some with the guest busy (vCPU run over
 # 10 %), headed by the guest's name, the VM's pid and "joined by pid".
@@ -57,10 +59,16 @@ for title, head, rows in rep:
     assert title == "-- host's view: 1 VM recorded --", title
 live_rows = {rows: head for _, head, rows in live}
 shown, first = set(), 0
+def before_text(rows):
+    """A record --text had no refresh for: the VM's first reading, or one
+    while the guest had not yet answered (its busy unsaid)."""
+    return all("first reading" in r or "KVM" in r or "vCPUs told" in r for r in rows) or \
+        any(r.startswith("busy said/ran") and "said n/a" in r for r in rows)
 for _, head, rows in rep:
     # the recording's first records: --text prints no refresh before
-    # every guest has answered, a recording holds them all
-    if all("first reading" in r or "KVM" in r or "vCPUs told" in r for r in rows):
+    # every guest has answered, a recording holds them all; from the
+    # first column it printed on, every one is one it printed
+    if not shown and rows not in live_rows and before_text(rows):
         first += 1
         continue
     assert rows in live_rows, "a replayed column no live refresh printed:\n" + \
@@ -74,7 +82,7 @@ def run_pct(rows):
     r = next(l for l in rows if l.startswith("vCPU run %"))
     return float(r[16:].split()[0])
 busy = [r for r in shown if run_pct(r) > 10]
-print(f"replay: {len(rep)} recorded columns ({first} first readings), {len(shown)} distinct, all printed live "
+print(f"replay: {len(rep)} recorded columns ({first} before --text's first refresh), {len(shown)} distinct, all printed live "
       f"({len(live)} live refreshes), {len(busy)} with vCPU run > 10%")
 assert len(shown) >= 4, len(shown)
 assert busy, "no replayed column with the guest busy"
