@@ -39,9 +39,11 @@ struct fleet_result {
     bool done;
     double median; /* the figure, by the source's clock ("reported") */
     double ci_lo, ci_hi;
-    int n;          /* repeats in the statistics */
-    double diverge; /* the source's seconds over real seconds during the
-                       run, NaN when not measured */
+    int n;                 /* repeats in the statistics */
+    double diverge;        /* the source's seconds over real seconds during the
+                              run, NaN when not measured */
+    double diverge_within; /* its bound: each stamp lies within the round
+                              trip of the fetch that brought it */
 };
 
 struct fleet_source {

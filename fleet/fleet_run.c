@@ -219,10 +219,16 @@ static void record(struct fleet_run *r, struct fleet_model *m,
                                .ci_lo = pj->ci_lo,
                                .ci_hi = pj->ci_hi,
                                .n = pj->n,
-                               .diverge = NAN};
+                               .diverge = NAN,
+                               .diverge_within = NAN};
     double real = smp->t_real - f->real0;
-    if (f->seen && real > 0.5 && isfinite(smp->t_source))
+    /* each stamp was taken within its fetch's round trip, so the real
+     * span between them is real, give or take both half round trips */
+    double half = (smp->t_after - smp->t_before) / 2 + f->half0;
+    if (f->seen && real > 0.5 && real > 2 * half && isfinite(smp->t_source)) {
         res.diverge = (smp->t_source - f->src0) / real;
+        res.diverge_within = res.diverge * half / (real - half);
+    }
     fleet_set_result(m, f->src, r->wl[f->pos], &res);
 }
 
@@ -252,6 +258,7 @@ static void follow_run(struct fleet_run *r, struct fleet_model *m,
             f->seen = true;
             f->src0 = smp->t_source;
             f->real0 = smp->t_real;
+            f->half0 = (smp->t_after - smp->t_before) / 2;
         }
         f->repeat = pj->repeats_done;
         return;

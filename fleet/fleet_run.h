@@ -45,6 +45,7 @@ struct fleet_member {
     bool seen;                  /* our run showed in a fetch */
     bool leased;                /* started with a lease, renewed */
     double src0, real0;         /* that fetch: its clock, real time */
+    double half0;               /* ... and half its round trip, s */
     int repeat, repeats;        /* progress of the workload in progress */
     double give_up_at;          /* connecting: host monotonic deadline */
     char note[320];             /* why it failed */

@@ -229,10 +229,11 @@ static json_t *source_json(const struct fleet_view *v,
         if (x)
             json_object_set_new(
                 res, workload_registry[w]->name,
-                json_pack("{s:o, s:i, s:o, s:o, s:o}", "median", num(x->median),
-                          "n", x->n, "ratio", num(fleet_wl_ratio(m, i, w)),
-                          "diverge", num(x->diverge), "ci95",
-                          json_pack("[o, o]", num(x->ci_lo), num(x->ci_hi))));
+                json_pack(
+                    "{s:o, s:i, s:o, s:o, s:o, s:o}", "median", num(x->median),
+                    "n", x->n, "ratio", num(fleet_wl_ratio(m, i, w)), "diverge",
+                    num(x->diverge), "diverge_within", num(x->diverge_within),
+                    "ci95", json_pack("[o, o]", num(x->ci_lo), num(x->ci_hi))));
     }
     const struct fleet_member *f = r ? fleet_run_member(r, i) : NULL;
     char run[64] = "";

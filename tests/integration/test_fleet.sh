@@ -126,11 +126,17 @@ for name in ["h01", "h02"] + [f"g00{i}" for i in range(1, 7)]:
     host = "h01" if int(name[-1]) % 2 else "h02"
     assert s["host"] == host and s["role"] == "guest", s
     assert s["variant"] == ("faketime" if name in fast else "plain"), s
-    # the guest's seconds per real second during its run
+    # the guest's seconds per real second during its run, within the
+    # bound it claims (its fetches' round trips over the run's span; a
+    # loaded machine once took 0.9968 for 1 over a short run), a bound of
+    # use (0.0008 to 0.0044 on an idle machine: the runs are short, and
+    # the fetches wait for CPUs the workloads hold)
     rate = 1.01 if name in fast else 1.0
-    assert abs(res["diverge"] - rate) < 0.003, (name, res)
+    within = res["diverge_within"]
+    assert 0 < within < 0.02, (name, res)
+    assert abs(res["diverge"] - rate) <= within + 0.0005, (name, res)
     print(f"ok: {name}: median {res['median']:.1f} ns as its agent says, "
-          f"div {res['diverge']:.4f}")
+          f"div {res['diverge']:.4f} +- {within:.4f}")
 EOF
 # the offsets it claims hold against direct fetches (none yet is no claim)
 /usr/bin/python3 tests/fleet_offsets.py "$dir/report.json" "$dir" 0 ||
