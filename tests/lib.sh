@@ -466,6 +466,25 @@ host_null_checked() {
     echo "ok: host syscall-null against perf bench on CPU $cpu: $says"
 }
 
+# spin_qemu NAME: a qemu TCG guest booted from the demo image whose init
+# only spins (nothing of ours inside: no pmcd), its vCPU named by
+# -name ...,debug-threads=on; its serial log in $tmp/NAME.log, its pid in
+# QP, appended to ours. Needs use_guest_image and $tmp.
+spin_qemu() {
+    local kernel=$gdir/kernel/vmlinux
+    [ -s "$kernel" ] || kernel=$gdir/kernel/vmlinuz
+    [ -s "$kernel" ] || kernel=$gdir/vmlinuz
+    qemu-system-x86_64 -name "guest=$1,debug-threads=on" -accel tcg -m 128M \
+        -nodefaults -no-user-config -display none -no-reboot \
+        -kernel "$kernel" -initrd "$gdir/initramfs.cpio.gz" \
+        -append "console=ttyS0 quiet panic=-1 parallax_test_spin=only" \
+        -serial "file:$tmp/$1.log" </dev/null >"$tmp/$1.err" 2>&1 &
+    QP=$!
+    ours+=("$QP")
+    wait_for 60 grep -qs "test: spinning" "$tmp/$1.log" ||
+        fail "$1 did not boot: $(tail -3 "$tmp/$1.log" "$tmp/$1.err")"
+}
+
 # paused_qemu NAME LOG: a real qemu TCG VM process named NAME (-name
 # guest=NAME,debug-threads=on) stopped by -S before its first instruction:
 # a VM with its vCPU thread that costs no CPU and needs no guest image;

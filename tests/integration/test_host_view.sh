@@ -37,9 +37,6 @@ command -v stress-ng >/dev/null || fail "no stress-ng; run make deps"
 tmp=$(mktemp -d)
 ours=()
 reader=tests/integration/host_view_read.py
-kernel=$gdir/kernel/vmlinux
-[ -s "$kernel" ] || kernel=$gdir/kernel/vmlinuz
-[ -s "$kernel" ] || kernel=$gdir/vmlinuz
 
 cleanup() {
     ours_stop
@@ -47,18 +44,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# spin_qemu NAME: a qemu TCG guest whose init only spins; its pid in QP.
-spin_qemu() {
-    qemu-system-x86_64 -name "guest=$1,debug-threads=on" -accel tcg -m 128M \
-        -nodefaults -no-user-config -display none -no-reboot \
-        -kernel "$kernel" -initrd "$gdir/initramfs.cpio.gz" \
-        -append "console=ttyS0 quiet panic=-1 parallax_test_spin=only" \
-        -serial "file:$tmp/$1.log" </dev/null >"$tmp/$1.err" 2>&1 &
-    QP=$!
-    ours+=("$QP")
-    wait_for 60 grep -qs "test: spinning" "$tmp/$1.log" ||
-        fail "$1 did not boot: $(tail -3 "$tmp/$1.log" "$tmp/$1.err")"
-}
 
 # watch OUT PID ARGS...: parallax --text ARGS through the reader (the
 # vCPU thread of PID read at each refresh) into OUT; its pid in WP.

@@ -7,10 +7,9 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 use_guest_image
-kernel=$gdir/kernel/vmlinux
-[ -s "$kernel" ] || kernel=$gdir/kernel/vmlinuz
 tmp=$(mktemp -d)
 qp=
+ours=()
 tmux_use parallax-vms
 cleanup() {
     [ -n "$qp" ] && kill -KILL "$qp" 2>/dev/null
@@ -20,14 +19,8 @@ cleanup() {
 trap cleanup EXIT
 
 name=t26tui-$$
-qemu-system-x86_64 -name "guest=$name,debug-threads=on" -accel tcg -m 128M \
-    -nodefaults -no-user-config -display none -no-reboot \
-    -kernel "$kernel" -initrd "$gdir/initramfs.cpio.gz" \
-    -append "console=ttyS0 quiet panic=-1 parallax_test_spin=only" \
-    -serial "file:$tmp/serial.log" </dev/null >"$tmp/qemu.err" 2>&1 &
-qp=$!
-wait_for 60 grep -qs "test: spinning" "$tmp/serial.log" ||
-    fail "the guest did not boot: $(tail -2 "$tmp/qemu.err")"
+spin_qemu "$name"
+qp=$QP
 
 export XDG_STATE_HOME=$tmp/state # where s saves its reports
 tmux_shell 120 32
