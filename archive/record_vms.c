@@ -234,13 +234,16 @@ static int put_extra(struct record_values *vals, int x, const struct vm_rec *r,
 }
 
 int record_vms_put(struct record_vms *rv, struct record_values *vals,
-                   const struct session *s)
+                   const struct session *s, int src)
 {
     static struct vm_rec recs[VM_MAX]; /* main thread only */
-    int n = 0, sts = 0;
-    for (int k = 0; s->vms && k < s->vms->set.n && n < VM_MAX; k++) {
+    int n = 0, sts = 0, count;
+    int first = vm_view_first(s, src, &count);
+    for (int k = first; k < first + count && n < VM_MAX; k++) {
         struct vm_rec *r = &recs[n];
-        r->vm = &s->vms->set.vm[k];
+        r->vm = vm_view_vm(s, k);
+        if (!r->vm)
+            continue;
         r->inst = instance_of(rv, r->vm, &sts);
         if (sts < 0)
             return sts;

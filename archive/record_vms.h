@@ -1,4 +1,5 @@
-/* The host's view of its VMs in this host's archive (issue 26): one
+/* The host's view of its VMs in this host's archive (issue 26), and in a
+ * host's read through its pmcd (-h NAME=HOST,vms) those it runs: one
  * instance per VM process seen while recording ("NAME.PID", its spaces
  * made '_'; "NAME.PID.2" for another VM that would take a name given
  * before: one started again under a reused pid), and under
@@ -39,9 +40,10 @@ size_t record_vms_bytes(void);
  * libpcp_import context. 0, or libpcp_import's error code. */
 int record_vms_define(void);
 
-/* Puts s's VMs into the record being built (names new ones). 0, or
- * libpcp_import's error code. */
+/* Puts the VMs of s's source src (0: this host's; another: those it
+ * runs, read through its pmcd) into the record being built (names new
+ * ones). 0, or libpcp_import's error code. */
 int record_vms_put(struct record_vms *rv, struct record_values *vals,
-                   const struct session *s);
+                   const struct session *s, int src);
 
 #endif

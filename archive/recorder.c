@@ -88,7 +88,8 @@ struct rec_archive {
     struct rec_last last_src[RECORD_SOURCE_COUNT];
     struct rec_last last_wl[RECORD_WORKLOAD_COUNT][JOBS_MAX_WL];
     struct rec_run run[JOBS_MAX_WL];
-    bool vms;                /* this host's, with the host's view of its VMs */
+    bool vms; /* with the host's view of its VMs: this host's, or one's
+                 read through its pmcd (,vms) */
     struct record_vms named; /* the VMs named in it so far */
 };
 
@@ -474,7 +475,7 @@ static int write_record(struct recorder *R, struct rec_archive *a,
     if (sts >= 0)
         sts = put_workloads(a, j, i);
     if (sts >= 0 && a->vms)
-        sts = record_vms_put(&a->named, &a->vals, s);
+        sts = record_vms_put(&a->named, &a->vals, s, i);
     if (sts < 0) {
         fmt_pmi(err, errlen, "cannot record into", a->base, sts);
         return -1;
@@ -615,8 +616,8 @@ static int start_all(struct recorder *R, const struct session *s,
     for (int i = 0; i < s->nsrc; i++) {
         struct rec_archive *a = R->a[i];
         if (a && !a->ctx && !session_is_fixed(s, i) &&
-            open_archive(R, a, &s->model[i], j, i == 0 && s->vms, err, errlen) <
-                0)
+            open_archive(R, a, &s->model[i], j,
+                         (i == 0 && s->vms) || s->host_vms[i], err, errlen) < 0)
             return -1;
     }
     return 0;

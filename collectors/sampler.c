@@ -86,6 +86,11 @@ struct wake_gate *wake_gate_new(int wake_fd)
     return g;
 }
 
+double wake_gate_epoch(const struct wake_gate *g)
+{
+    return g->epoch; /* set before any thread shares g, never again */
+}
+
 static void gate_ref(struct wake_gate *g)
 {
     pthread_mutex_lock(&g->lock);

@@ -20,6 +20,9 @@ struct wake_gate;
 /* A gate writing to wake_fd (< 0: none); NULL when out of memory. */
 struct wake_gate *wake_gate_new(int wake_fd);
 
+/* The host monotonic time g's grid counts from (fixed from its start). */
+double wake_gate_epoch(const struct wake_gate *g);
+
 /* Drops the caller's hold on g; the last sampler still using it frees it
  * (one abandoned inside a hanging fetch may outlive the session). After
  * this the gate writes nothing more. */

@@ -512,14 +512,7 @@ void vm_proc_read(struct vm_proc_cache *c, const struct vm_id *id,
     read_threads(fds, id->pid, out, -1, &eperm);
     if (id->kind == VMK_UML)
         read_uml_children(fds, out, out, &eperm);
-    guess_vcpus(out);
-    int sched = 0;
-    for (int i = 0; i < out->nthreads; i++)
-        sched += out->th[i].have_sched;
-    if (!sched)
-        snprintf(out->sched_why, sizeof(out->sched_why), "%s",
-                 eperm ? "schedstat: no permission (run as its user or root)"
-                       : "no schedstat (kernel without CONFIG_SCHED_INFO)");
+    vm_proc_tell(out, eperm, true);
     snprintf(path, sizeof(path), "%s/status", dir);
     if (slurp_kept(fds, path, buf, sizeof(buf)) > 0) {
         long long rss = status_field(buf, "VmRSS");
@@ -541,12 +534,24 @@ void vm_proc_read(struct vm_proc_cache *c, const struct vm_id *id,
                      ? "no permission (not our process: run as root)"
                      : "no /proc/PID/io (kernel without task I/O accounting)");
     }
+}
+
+void vm_proc_tell(struct vm_raw *out, int eperm, bool here)
+{
+    guess_vcpus(out);
+    int sched = 0;
+    for (int i = 0; i < out->nthreads; i++)
+        sched += out->th[i].have_sched;
+    if (!sched)
+        snprintf(out->sched_why, sizeof(out->sched_why), "%s",
+                 eperm ? "schedstat: no permission (run as its user or root)"
+                       : "no schedstat (kernel without CONFIG_SCHED_INFO)");
     /* KVM's per-VM exit counters live in debugfs, one directory per VM
      * (PID-FD): none for a VM not on KVM */
     bool kvm = false;
     for (int i = 0; i < out->nthreads; i++)
         kvm |= strstr(out->th[i].comm, "/KVM") != NULL;
-    if (id->kind == VMK_UML)
+    if (out->id.kind == VMK_UML)
         snprintf(out->kvm_why, sizeof(out->kvm_why),
                  "no KVM: UML is a process");
     else if (!kvm && strstr(out->vcpu_how, "unnamed"))
@@ -554,6 +559,9 @@ void vm_proc_read(struct vm_proc_cache *c, const struct vm_id *id,
                  "KVM or not: its vCPU threads are unnamed");
     else if (!kvm)
         snprintf(out->kvm_why, sizeof(out->kvm_why), "no KVM: emulated (TCG)");
+    else if (!here) /* its debugfs is the other host's */
+        snprintf(out->kvm_why, sizeof(out->kvm_why),
+                 "KVM exits: not read through pmcd");
     else if (access("/sys/kernel/debug/kvm", R_OK) != 0)
         snprintf(out->kvm_why, sizeof(out->kvm_why),
                  "no /sys/kernel/debug/kvm (mount debugfs as root)");

@@ -78,6 +78,12 @@ void vm_proc_read(struct vm_proc_cache *c, const struct vm_id *id,
  * not (ended, or no longer watched). */
 void vm_proc_read_done(struct vm_proc_cache *c);
 
+/* After a VM's threads were read into out (eperm of them refused their
+ * schedstat): which are its vCPUs (by name, else by what it is: the note
+ * in vcpu_how says how), why run and wait cannot be read, why no KVM
+ * exits are; here: a VM of this host (false: one read through pmcd). */
+void vm_proc_tell(struct vm_raw *out, int eperm, bool here);
+
 /* The vCPU number a VMM's thread name gives ("CPU 1/TCG": 1), or -1. */
 int vm_proc_vcpu_of(enum vm_kind kind, const char *comm);
 

@@ -18,7 +18,7 @@ static int bad(char *err, size_t errlen, const char *arg, const char *why)
     char shown[SAFE_TEXT_ECHO_MAX * 4 + 4];
     snprintf(err, errlen,
              "guest '%s': %s; give HOST[:PORT] or "
-             "NAME=HOST[:PORT][,pid=N|,vm=VMNAME]",
+             "NAME=HOST[:PORT][,pid=N|,vm=VMNAME][,vms]",
              safe_text_copy(shown, sizeof(shown), arg, SAFE_TEXT_ECHO_MAX),
              why);
     return -1;
@@ -60,7 +60,7 @@ bool source_spec_vm_name_ok(const char *name)
     return n > 0 && n < sizeof(((struct source_spec *)0)->vm);
 }
 
-/* One option after the host, "pid=N" or "vm=NAME" (n bytes at opt), into
+/* One option after the host, "pid=N", "vm=NAME" or "vms" (n bytes at opt), into
  * out. 0, or -1 with err. */
 static int parse_option(const char *arg, const char *opt, size_t n,
                         struct source_spec *out, char *err, size_t errlen)
@@ -95,20 +95,30 @@ static int parse_option(const char *arg, const char *opt, size_t n,
         snprintf(out->vm, sizeof(out->vm), "%.63s", v);
         return 0;
     }
+    if (n == 3 && strncmp(opt, "vms", 3) == 0) {
+        if (out->vms)
+            return bad(err, errlen, arg, "vms is given twice");
+        out->vms = true;
+        return 0;
+    }
     return bad(err, errlen, arg,
-               "after the host come only ,pid=N or ,vm=VMNAME");
+               "after the host come only ,pid=N or ,vm=VMNAME and ,vms");
 }
 
 /* ",pid=N" or ",vm=NAME" at the end of arg: the guest's VM on this host,
- * by its process or by its name; not both. */
+ * by its process or by its name, not both; ",vms": that host's VMs. */
 int source_spec_parse(const char *arg, struct source_spec *out, char *err,
                       size_t errlen)
 {
-    const char *opt = strstr(arg, ",pid="), *vm = strstr(arg, ",vm=");
+    const char *opt = strstr(arg, ",pid="), *vm = strstr(arg, ",vm="),
+               *vms = strstr(arg, ",vms");
     if (!opt || (vm && vm < opt))
         opt = vm;
+    if (!opt || (vms && vms < opt))
+        opt = vms;
     out->pid = 0;
     out->vm[0] = '\0';
+    out->vms = false;
     if (!opt)
         return parse_spec(arg, out, err, errlen);
     char head[256];

@@ -1,7 +1,8 @@
 /* A source named on the command line or at the add-guest prompt:
  * "HOST[:PORT]" or "LABEL=HOST[:PORT]", either followed by ",pid=N" (the
  * process on this host that runs the guest: its VM, for the host's view)
- * or ",vm=NAME" (the VM process here of that name, whenever it runs). */
+ * or ",vm=NAME" (the VM process here of that name, whenever it runs), and
+ * ",vms" (the VMs that host runs, read through its pmcd's proc agent). */
 #ifndef PARALLAX_SOURCE_SPEC_H
 #define PARALLAX_SOURCE_SPEC_H
 
@@ -13,6 +14,7 @@ struct source_spec {
     char target[128]; /* what pmNewContext gets: HOST[:PORT] */
     int pid;          /* its VM process on this host, 0 when not given */
     char vm[64];      /* the name of its VM on this host, "" when not given */
+    bool vms;         /* its own VMs are watched too */
 };
 
 /* Whether name can be a vm= name: 1 to 63 of letters, digits and

@@ -11,6 +11,7 @@ void vm_set_init(struct vm_set *set)
 {
     set->n = 0;
     set->last_scan = 0;
+    set->why[0] = '\0';
 }
 
 static const struct vm_thread *find_thread(const struct vm_raw *r, int tid)

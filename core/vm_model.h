@@ -117,6 +117,8 @@ struct vm_set {
     int n;
     struct vm_model vm[VM_MAX];
     double last_scan; /* host monotonic, 0 before the first */
+    char why[VM_WHY]; /* why none can be read (a host read through pmcd:
+                         its proc agent refuses us), "" when they can */
 };
 
 /* Empties set. */

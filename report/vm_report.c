@@ -72,9 +72,10 @@ static json_t *vm_json(const struct session *s, int k)
     const struct vm_recorded *v = vm_view_recorded(s, k, &from);
     if (v)
         return recorded_json(s, v, from);
-    if (k >= s->vms->set.n)
+    const struct vm_model *vm = vm_view_vm(s, k);
+    if (!vm)
         return unjoined_json(s, k);
-    const struct vm_model *vm = &s->vms->set.vm[k];
+    int host = vm_view_host(s, k);
     const struct vm_figures *f = &vm->fig;
     char name[96];
     vm_label(&vm->cur.id, name, sizeof(name));
@@ -84,6 +85,9 @@ static json_t *vm_json(const struct session *s, int k)
                   vm_kind_name(vm->cur.id.kind), "pid", vm->cur.id.pid, "guest",
                   src > 0 ? json_string(s->model[src].name) : json_null(),
                   "nvcpu", f->nvcpu, "vcpus_told", vm->cur.vcpu_how);
+    /* whose: null for this host's, else the source read through its pmcd */
+    json_object_set_new(
+        o, "host", host > 0 ? json_string(s->model[host].name) : json_null());
     json_t *fig = json_object(), *why = json_object();
     for (int row = 0; row < VM_ROW_COUNT; row++) {
         char val[32], detail[160];

@@ -42,6 +42,14 @@ int freeze_take(struct freeze *f, const struct session *s, const struct jobs *j)
         *f->s->vms = *s->vms;
         f->s->vms->cache = NULL;
     }
+    for (int i = 0; i < s->nsrc; i++) { /* other hosts' VMs, no reader */
+        if (!s->host_vms[i])
+            continue;
+        f->s->host_vms[i] = malloc(sizeof(*s->host_vms[i]));
+        if (!f->s->host_vms[i])
+            goto fail;
+        *f->s->host_vms[i] = *s->host_vms[i];
+    }
     *f->j = *j;
     /* the cells are the copy's own: none may point at the live ones */
     memset(f->j->cells, 0, sizeof(f->j->cells));
@@ -76,8 +84,10 @@ void freeze_release(struct freeze *f)
     free(f->j);
     if (f->s) {
         free(f->s->vms);
-        for (int i = 0; i < f->s->nsrc; i++)
+        for (int i = 0; i < f->s->nsrc; i++) {
+            free(f->s->host_vms[i]);
             model_release(&f->s->model[i]);
+        }
     }
     free(f->s);
     f->s = NULL;

@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/diag.h"
 #include "collectors/sampler.h"
 #include "session/probe_vcpu.h"
+#include "session/vm_remote.h"
 #include "session/vm_watch.h"
 
 static int start_source(struct session *s, const char *name, const char *target,
@@ -52,6 +54,8 @@ static int session_begin(struct session *s, double interval, char *err,
     s->interval = interval;
     s->vms = NULL;
     s->vms_off = false;
+    memset(s->host_vms, 0, sizeof(s->host_vms));
+    memset(s->vm_reader, 0, sizeof(s->vm_reader));
     selfcost_init(&s->self);
     if (pipe2(s->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
         snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
@@ -150,6 +154,24 @@ static int vm_name_free(const struct session *s, const struct source_spec *g,
     return 0;
 }
 
+/* Reads the VMs source i runs through its pmcd (,vms). 0, or -1. */
+static int watch_host_vms(struct session *s, int i, char *err, size_t errlen)
+{
+    s->host_vms[i] = malloc(sizeof(*s->host_vms[i]));
+    if (s->host_vms[i])
+        vm_set_init(s->host_vms[i]);
+    s->vm_reader[i] = s->host_vms[i]
+                          ? vm_remote_start(s->model[i].target, s->interval,
+                                            wake_gate_epoch(s->gate))
+                          : NULL;
+    if (!s->vm_reader[i]) {
+        snprintf(err, errlen, "'%s': cannot start reading its VMs",
+                 s->model[i].name);
+        return -1;
+    }
+    return 0;
+}
+
 int session_add(struct session *s, const struct source_spec *guest, char *err,
                 size_t errlen)
 {
@@ -180,7 +202,7 @@ int session_add(struct session *s, const struct source_spec *guest, char *err,
             vm_watch_leave(s->vms, s->nsrc);
         return -1;
     }
-    return 0;
+    return guest->vms ? watch_host_vms(s, s->nsrc - 1, err, errlen) : 0;
 }
 
 unsigned session_store(const struct session *s, int src, const char *name,
@@ -239,6 +261,8 @@ bool session_update(struct session *s)
             s->sampler[i] ? sampler_take(s->sampler[i]) : NULL;
         if (smp && i == 0 && s->vms) /* the VMs with the host's tick */
             vm_watch_tick(s->vms, smp->t_after);
+        if (s->vm_reader[i]) /* another host's, as they come */
+            any |= vm_remote_take(s->vm_reader[i], s->host_vms[i]);
         if (smp) {
             enum source_state was = s->model[i].state;
             model_update(&s->model[i], smp);
@@ -260,6 +284,9 @@ void session_set_interval(struct session *s, double interval)
     for (int i = 0; i < s->nsrc; i++)
         if (s->sampler[i])
             sampler_set_interval(s->sampler[i], interval);
+    for (int i = 0; i < s->nsrc; i++)
+        if (s->vm_reader[i])
+            vm_remote_set_interval(s->vm_reader[i], interval);
 }
 
 void session_close(struct session *s)
@@ -270,8 +297,13 @@ void session_close(struct session *s)
         if (s->sampler[i])
             live[n++] = s->sampler[i];
     sampler_stop_all(live, n); /* makes the stores queued for guests */
-    for (int i = 0; i < s->nsrc; i++)
+    for (int i = 0; i < s->nsrc; i++) {
+        vm_remote_stop(s->vm_reader[i]);
+        free(s->host_vms[i]);
+        s->vm_reader[i] = NULL;
+        s->host_vms[i] = NULL;
         model_release(&s->model[i]);
+    }
     s->nsrc = 0;
     vm_watch_free(s->vms);
     s->vms = NULL;

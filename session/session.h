@@ -14,6 +14,8 @@
 #define SESSION_MAX_SOURCES 64
 
 struct backend;
+struct vm_remote;
+struct vm_set;
 struct vm_watch;
 
 struct session {
@@ -29,6 +31,10 @@ struct session {
      * the host's samples; NULL where model[0] is no local host */
     struct vm_watch *vms;
     bool vms_off; /* --no-vm-view: vms stays NULL on purpose */
+    /* the VMs source i runs, read through its pmcd (-h NAME=HOST,vms:
+     * session/vm_remote.h), and their reader; NULL for the others */
+    struct vm_set *host_vms[SESSION_MAX_SOURCES];
+    struct vm_remote *vm_reader[SESSION_MAX_SOURCES];
 };
 
 /* Starts watching this host and the `nguests` guests every `interval`

@@ -32,7 +32,7 @@ void vm_panel_draw(const struct session *s, int y0, int height, bool utf8)
     int fit = (COLS - VIEW_LABEL_W) / col_w;
     if (fit > n)
         fit = n;
-    char title[160], count[96];
+    char title[320], count[256];
     vm_view_count_text(s, count, sizeof(count));
     snprintf(title, sizeof(title), " host's view: %s%s (v: the table) ", count,
              fit < n ? ", some beyond the width" : "");

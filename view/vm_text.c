@@ -28,12 +28,14 @@ void vm_text_print(FILE *f, const struct session *s, int columns, bool utf8)
         return;
     }
     int n = vm_view_count(s);
-    char count[96];
+    char count[256];
     (void)columns;
     vm_view_count_text(s, count, sizeof(count));
     /* recorded VMs are another host's, or this host's another time */
     fprintf(f, "-- host's view: %s%s --\n", count,
-            s->vms && !strstr(count, "recorded") ? " on this host" : "");
+            s->vms && !strstr(count, "recorded") && !strstr(count, " here")
+                ? " on this host"
+                : "");
     if (n == 0) {
         fputc('\n', f);
         fflush(f);

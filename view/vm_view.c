@@ -19,20 +19,61 @@ static int vm_count(const struct session *s)
 }
 
 /* The live columns: the VMs found, then the guests waiting for theirs;
- * the recorded ones come after them. */
+ * the other hosts' and the recorded ones come after them. */
 static int live_count(const struct session *s)
 {
     return s->vms ? s->vms->set.n + vm_watch_unjoined(s->vms) : 0;
 }
 
+/* The VMs other hosts run, read through their pmcds (-h ...,vms). */
+static int remote_count(const struct session *s)
+{
+    int n = 0;
+    for (int i = 1; i < s->nsrc; i++)
+        n += s->host_vms[i] ? s->host_vms[i]->n : 0;
+    return n;
+}
+
 int vm_view_count(const struct session *s)
 {
-    return live_count(s) + vm_recorded_count(s, NULL);
+    return live_count(s) + remote_count(s) + vm_recorded_count(s, NULL);
 }
 
 bool vm_view_shown(const struct session *s)
 {
+    for (int i = 1; i < s->nsrc; i++)
+        if (s->host_vms[i])
+            return true;
     return s->vms || vm_recorded_count(s, NULL) > 0;
+}
+
+int vm_view_first(const struct session *s, int src, int *n)
+{
+    *n = src == 0 && s->vms ? s->vms->set.n : 0;
+    if (src <= 0)
+        return 0;
+    int k = live_count(s);
+    for (int i = 1; i < src && i < s->nsrc; i++)
+        k += s->host_vms[i] ? s->host_vms[i]->n : 0;
+    *n = src < s->nsrc && s->host_vms[src] ? s->host_vms[src]->n : 0;
+    return k;
+}
+
+/* Column k's VM on another host and that host's source (*host), or
+ * NULL. */
+static const struct vm_model *remote_at(const struct session *s, int k,
+                                        int *host)
+{
+    k -= live_count(s);
+    for (int i = 1; i < s->nsrc && k >= 0; i++) {
+        int n = s->host_vms[i] ? s->host_vms[i]->n : 0;
+        if (k < n) {
+            *host = i;
+            return &s->host_vms[i]->vm[k];
+        }
+        k -= n;
+    }
+    return NULL;
 }
 
 const struct vm_recorded *vm_view_recorded(const struct session *s, int k,
@@ -41,7 +82,7 @@ const struct vm_recorded *vm_view_recorded(const struct session *s, int k,
     *src = -1;
     if (k < vm_count(s)) /* a live VM: every cell of every tick asks */
         return NULL;
-    int live = live_count(s);
+    int live = live_count(s) + remote_count(s);
     return k >= live ? vm_recorded_at(s, k - live, src) : NULL;
 }
 
@@ -49,8 +90,12 @@ void vm_view_count_text(const struct session *s, char *buf, size_t n)
 {
     int vms = vm_count(s), waiting = live_count(s) - vms;
     int held, rec = vm_recorded_count(s, &held);
-    int used = s->vms || !rec
-                   ? snprintf(buf, n, "%d VM%s", vms, vms == 1 ? "" : "s")
+    bool others = false; /* other hosts' VMs follow: this host's are "here" */
+    for (int i = 1; i < s->nsrc; i++)
+        others |= s->host_vms[i] != NULL;
+    int used = s->vms || (!rec && !others)
+                   ? snprintf(buf, n, "%d VM%s%s", vms, vms == 1 ? "" : "s",
+                              others ? " here" : "")
                    : 0;
     if (waiting > 0 && used >= 0 && (size_t)used < n)
         used += snprintf(buf + used, n - (size_t)used,
@@ -60,13 +105,39 @@ void vm_view_count_text(const struct session *s, char *buf, size_t n)
         used += snprintf(buf + used, n - (size_t)used, "%s%d VM%s recorded",
                          used ? ", " : "", rec, rec == 1 ? "" : "s");
     if (held > rec && used >= 0 && (size_t)used < n)
-        snprintf(buf + used, n - (size_t)used, " (of %d: a record's room)",
-                 held);
+        used += snprintf(buf + used, n - (size_t)used,
+                         " (of %d: a record's room)", held);
+    for (int i = 1; i < s->nsrc; i++) { /* ", 2 VMs on h1" */
+        const struct vm_set *set = s->host_vms[i];
+        if (!set || used < 0 || (size_t)used >= n)
+            continue;
+        used += snprintf(buf + used, n - (size_t)used, "%s%d VM%s on %s",
+                         used ? ", " : "", set->n, set->n == 1 ? "" : "s",
+                         s->model[i].name);
+        if (set->why[0] && used >= 0 && (size_t)used < n)
+            used += snprintf(buf + used, n - (size_t)used, " (%s)", set->why);
+    }
 }
 
 static const struct vm_model *vm_at(const struct session *s, int k)
 {
-    return k >= 0 && k < vm_count(s) ? &s->vms->set.vm[k] : NULL;
+    int host;
+    if (k >= 0 && k < vm_count(s))
+        return &s->vms->set.vm[k];
+    return k >= 0 ? remote_at(s, k, &host) : NULL;
+}
+
+const struct vm_model *vm_view_vm(const struct session *s, int k)
+{
+    return vm_at(s, k);
+}
+
+int vm_view_host(const struct session *s, int k)
+{
+    int host = 0;
+    if (k < 0 || (k >= vm_count(s) && !remote_at(s, k, &host)))
+        return -1;
+    return host;
 }
 
 /* The source of unjoined column k, or -1 when k is a VM's. */
@@ -80,6 +151,8 @@ static int unjoined_source(const struct session *s, int k)
 
 int vm_view_source(const struct session *s, int k)
 {
+    if (k >= live_count(s)) /* another host's VMs are joined to none */
+        return -1;
     const struct vm_model *vm = vm_at(s, k);
     int src =
         vm ? vm_watch_source_of(s->vms, vm->cur.id.pid) : unjoined_source(s, k);
@@ -139,7 +212,9 @@ void vm_view_header(const struct session *s, int k, int row, char *buf,
         break;
     default:
         vm_view_joined_how(s, k, how, sizeof(how));
-        if (src > 0 && how[0])
+        if (vm_view_host(s, k) > 0)
+            snprintf(buf, n, "on %s", s->model[vm_view_host(s, k)].name);
+        else if (src > 0 && how[0])
             snprintf(buf, n, "joined by %s", how);
         else
             snprintf(buf, n, "%s",

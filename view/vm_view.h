@@ -1,11 +1,11 @@
 /* The host's view of the VMs as cells: one column per VM process found on
- * this host, named by the guest column it runs where it is joined (a demo
- * guest, a guest given ,pid=N or ,vm=NAME, one named as its VM), else by
- * the VM's own name; rows of what
- * the host's scheduler gave its vCPUs and the VMM's other threads, and
- * where joined the guest's own word beside it (busy said against vCPU run
- * time, steal said against the time its vCPUs were held runnable off a
- * CPU). The screen, --text and the reports draw these same cells. */
+ * this host (and on each host given ,vms), named by the guest column it runs
+ * where it is joined (a demo guest, a guest given ,pid=N or ,vm=NAME, one named
+ * as its VM), else by the VM's own name; rows of what the host's scheduler gave
+ * its vCPUs and the VMM's other threads, and where joined the guest's own word
+ * beside it (busy said against vCPU run time, steal said against the time its
+ * vCPUs were held runnable off a CPU). The screen, --text and the reports draw
+ * these same cells. */
 #ifndef PARALLAX_VM_VIEW_H
 #define PARALLAX_VM_VIEW_H
 
@@ -26,9 +26,23 @@
 
 /* The number of VM columns: the VMs found on this host, in the order
  * found, then one for each guest given ,vm=NAME that no VM runs yet, then
- * the VMs a replayed host's record shown holds (-a: the recorded figures
+ * the VMs other hosts run (-h NAME=HOST,vms: read through their pmcds),
+ * then the VMs a replayed host's record shown holds (-a: the recorded figures
  * and details as they were shown, view/vm_recorded_view.h). */
 int vm_view_count(const struct session *s);
+
+/* The columns of source src's VMs: the first's index, and how many in
+ * *n (src 0: this host's found, then come the guests waiting for theirs;
+ * another: the VMs it runs, read through its pmcd). */
+int vm_view_first(const struct session *s, int src, int *n);
+
+/* Column k's VM (this host's or another's), or NULL (a guest waiting for
+ * its VM, a recorded one). */
+const struct vm_model *vm_view_vm(const struct session *s, int k);
+
+/* The host whose VM column k is: 0 this one, a source read through its
+ * pmcd, or -1 (no VM, or a recorded one). */
+int vm_view_host(const struct session *s, int k);
 
 /* Column k's recorded VM and the replayed column it is in (*src), or
  * NULL when k is a live column. */

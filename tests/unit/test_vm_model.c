@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "collectors/vm_pcp.h"
 #include "collectors/vm_proc.h"
 #include "core/vm_model.h"
 
@@ -216,10 +217,36 @@ static void test_marks(void **state)
     assert_false(vm_model_mark(vm, 100 + n, false, &b));
 }
 
+/* pmdaproc's psargs (argv joined by spaces) back into an argv, and
+ * classified as /proc's cmdline is: another host's VMs are found alike */
+static void test_psargs(void **state)
+{
+    (void)state;
+    char buf[64];
+    size_t n =
+        vm_pcp_argv("qemu-system-x86_64  -name guest=a,x ", buf, sizeof(buf));
+    assert_int_equal(n, strlen("qemu-system-x86_64") + 1 + 6 + 10);
+    assert_string_equal(buf, "qemu-system-x86_64");
+    assert_string_equal(buf + 19, "-name");
+    assert_string_equal(buf + 25, "guest=a,x");
+    struct vm_id id;
+    assert_true(vm_proc_classify(buf, n, &id));
+    assert_int_equal(id.kind, VMK_QEMU);
+    assert_string_equal(id.name, "a");
+    assert_int_equal(vm_pcp_argv("", buf, sizeof(buf)), 0);
+    /* cut at the buffer, still NUL-ended */
+    n = vm_pcp_argv("firecracker --id abcdefghijklmnop", buf, 20);
+    assert_true(n <= 20);
+    assert_int_equal(buf[n - 1], '\0');
+    assert_true(vm_proc_classify(buf, n, &id));
+    assert_int_equal(id.kind, VMK_FIRECRACKER);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_psargs),
         cmocka_unit_test(test_vcpu_names),
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_set_comes_and_goes),
