@@ -10,7 +10,7 @@
 # not print): the archive (parallax.vm.*), the reader's process, the wire and
 # the model carry what was shown and nothing else. The replay shows at
 # least 4 distinct live columns, some with the guest busy (vCPU run over
-# 10 %), headed by the guest's name, the VM's pid and "joined by pid".
+# 10 %: a busy loop runs in it for its first 6 s up), headed by the guest's name, the VM's pid and "joined by pid".
 # Then --batch against the same replay: the JSON report's vms[] holds the
 # recorded VM (recorded: the column's name) whose figures are one record's
 # parallax.vm.* as pmdumplog prints them.
@@ -24,7 +24,10 @@ PARALLAX_BUILD=${1:-build}
 use_guest_image
 ours_tmp
 
-COLUMNS=120 "$bin" --text -t 1 -n 16 --demo-guest --record "$tmp/rec" \
+# the guest busy for its first 6 s up (its boot's busy records may all
+# come before --text's first refresh: a fresh machine's run had none after)
+COLUMNS=120 PARALLAX_GUEST_APPEND=parallax_test_spin=6 \
+    "$bin" --text -t 1 -n 16 --demo-guest --record "$tmp/rec" \
     >"$tmp/live.txt" 2>"$tmp/live.err" || fail "the live run failed: $(tail -3 "$tmp/live.err")"
 arch=$tmp/rec/host
 [ -d "$arch" ] || fail "no archive of this host in $tmp/rec"
