@@ -152,10 +152,15 @@ static bool start_group(struct wu_run *r, int i, int nw)
             (struct wu_worker){.msg = m, .index = i * (nw + 1) + k + 1};
     if (pthread_create(&m->tid, NULL, msg_main, m) != 0)
         return false;
-    for (int k = 0; k < nw; k++)
+    /* named, so that a tracer (perf sched, bench/wakeup_ref.sh) tells the
+     * workers' wake-ups from the rest */
+    pthread_setname_np(m->tid, "wakeup-msg");
+    for (int k = 0; k < nw; k++) {
         if (pthread_create(&r->worker[i][k].tid, NULL, worker_main,
                            &r->worker[i][k]) != 0)
             return false;
+        pthread_setname_np(r->worker[i][k].tid, "wakeup-worker");
+    }
     return true;
 }
 
