@@ -5,6 +5,7 @@
  * instances alone (an instance profile), never every process's. */
 #include "collectors/vm_pcp.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <pcp/pmapi.h>
 
 #include "base/clock.h"
+#include "base/safe_text.h"
 #include "collectors/pcp_store.h"
 #include "collectors/vm_proc.h"
 
@@ -171,6 +173,19 @@ static double num_of(const pmValueSet *vs, const pmDesc *d, int inst,
     return def;
 }
 
+/* A whole number from another host (a pid, a count), -1 when it is none
+ * or beyond an int. */
+static int int_of(double v)
+{
+    return v >= 0 && v <= INT_MAX ? (int)v : -1;
+}
+
+/* ... a counter from another host, 0 when it is none or beyond 64 bits */
+static uint64_t u64_of(double v)
+{
+    return v >= 0 && v < 18446744073709549568.0 ? (uint64_t)v : 0;
+}
+
 /* Instance inst's string in vs into buf ("" when none). */
 static void text_of(const pmValueSet *vs, int inst, char *buf, size_t n)
 {
@@ -266,7 +281,7 @@ static int list_vms(struct vm_pcp *p, double now)
     for (int i = 0; i < ncand && p->nvm < VM_MAX; i++) {
         char ps[4096], argv[4096];
         int pid = ids[i];
-        if ((int)num_of(tgid, &p->desc[PM_TGID], pid, -1) != pid)
+        if (int_of(num_of(tgid, &p->desc[PM_TGID], pid, -1)) != pid)
             continue;
         text_of(args, pid, ps, sizeof(ps));
         struct vm_found *f = &p->vm[p->nvm];
@@ -274,30 +289,31 @@ static int list_vms(struct vm_pcp *p, double now)
         if (!vm_proc_classify(argv, vm_pcp_argv(ps, argv, sizeof(argv)),
                               &f->id))
             continue;
-        int parent = vm_of(p, (int)num_of(ppid, &p->desc[PM_PPID], pid, -1));
+        int parent = vm_of(p, int_of(num_of(ppid, &p->desc[PM_PPID], pid, -1)));
         if (f->id.kind == VMK_UML && parent >= 0)
             continue; /* a UML kernel's own: its threads join it below */
         f->id.pid = pid;
-        f->id.start = (unsigned long long)num_of(
-            vset(r, listing, NLISTING, PM_START), &p->desc[PM_START], pid, 0);
-        f->threads = (int)num_of(vset(r, listing, NLISTING, PM_THREADS),
-                                 &p->desc[PM_THREADS], pid, 1);
+        f->id.start = u64_of(num_of(vset(r, listing, NLISTING, PM_START),
+                                    &p->desc[PM_START], pid, 0));
+        f->threads = int_of(num_of(vset(r, listing, NLISTING, PM_THREADS),
+                                   &p->desc[PM_THREADS], pid, 1));
         f->ninst = 0;
         p->nvm++;
     }
     /* their threads: of the VM's process, or of a process a UML kernel
      * runs (its parent's) */
     for (int i = 0; i < ncand; i++) {
-        int g = (int)num_of(tgid, &p->desc[PM_TGID], ids[i], -1);
+        int g = int_of(num_of(tgid, &p->desc[PM_TGID], ids[i], -1));
         int v = vm_of(p, g);
         if (v < 0)
-            v = vm_of(p, (int)num_of(ppid, &p->desc[PM_PPID], g, -1));
+            v = vm_of(p, int_of(num_of(ppid, &p->desc[PM_PPID], g, -1)));
         if (v < 0 || (g != p->vm[v].id.pid && p->vm[v].id.kind != VMK_UML))
             continue;
         struct vm_found *f = &p->vm[v];
-        if (f->ninst < VM_MAX_THREADS)
+        if (f->ninst < VM_MAX_THREADS) { /* the rest are not read */
             f->inst[f->ninst++] = ids[i];
-        p->inst[p->ninst++] = ids[i];
+            p->inst[p->ninst++] = ids[i];
+        }
     }
     pmFreeResult(r);
     free(ids);
@@ -332,16 +348,17 @@ static void read_vm(const struct vm_pcp *p, const struct vm_found *f,
             continue; /* the thread ended */
         t->tid = inst;
         text_of(V(PM_CMD), inst, t->comm, sizeof(t->comm));
+        safe_text(t->comm); /* another host's word */
         t->have_sched = run >= 0 && wait >= 0 && slices >= 0;
-        t->run_ns = t->have_sched ? (uint64_t)run : 0;
-        t->wait_ns = t->have_sched ? (uint64_t)wait : 0;
-        t->slices = t->have_sched ? (uint64_t)slices : 0;
+        t->run_ns = t->have_sched ? u64_of(run) : 0;
+        t->wait_ns = t->have_sched ? u64_of(wait) : 0;
+        t->slices = t->have_sched ? u64_of(slices) : 0;
         t->have_ctx = t->have_sched;
         t->ctx_vol = t->slices;
         /* a UML kernel's guest processes are its vCPU's work (a tracer
          * tells them from its helpers here; pmdaproc does not say) */
         bool uml_guest =
-            f->id.kind == VMK_UML && (int)NUM(PM_TGID, inst, -1) != pid;
+            f->id.kind == VMK_UML && int_of(NUM(PM_TGID, inst, -1)) != pid;
         t->vcpu = uml_guest ? 0 : vm_proc_vcpu_of(f->id.kind, t->comm);
         have_sched += t->have_sched;
         out->nthreads++;
@@ -351,8 +368,8 @@ static void read_vm(const struct vm_pcp *p, const struct vm_found *f,
     out->have_rss = rss >= 0;
     out->rss_bytes = rss * 1024;
     out->have_io = rc >= 0 && wc >= 0;
-    out->rchar = out->have_io ? (uint64_t)rc : 0;
-    out->wchar = out->have_io ? (uint64_t)wc : 0;
+    out->rchar = out->have_io ? u64_of(rc) : 0;
+    out->wchar = out->have_io ? u64_of(wc) : 0;
     if (!out->have_io)
         refusal(V(PM_RCHAR), out->io_why, sizeof(out->io_why));
     vm_proc_tell(out, 0, false);
