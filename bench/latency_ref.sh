@@ -78,22 +78,12 @@ plx() {
          END { if (a == "" || b == "") print "fail fail"; else print a, b }' "$work/plx.txt"
     grep -q '^  lat p99 ' "$work/plx.txt" || sed 's/^/  parallax-run: /' "$work/plx.txt" >&2
 }
-# the median of the rounds that gave a figure
-median() { grep -E '^[0-9.]+$' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-agree() { # ref ours -> "ok" or "DIFF"
-    awk -v r="$1" -v o="$2" 'BEGIN {
-        tol = r * 0.10; b = r * (10 ^ (1 / 20) - 1) + 0.5; if (b > tol) tol = b
-        d = o - r; if (d < 0) d = -d
-        printf "%s (|%.1f| vs %.1f)", d <= tol ? "ok" : "DIFF", d, tol }'
-}
+# shellcheck source=ref_lib.sh
+. "$(dirname "$0")/ref_lib.sh"
 
 one_load() {
     local load=$1
-    if [ "$load" = load ]; then
-        stress-ng --cpu 2 --timeout 0 >/dev/null 2>&1 &
-        stress_pid=$!
-        sleep 1
-    fi
+    [ "$load" = load ] && load_start
     : >"$work/c" && : >"$work/p"
     for r in $(seq "$ROUNDS"); do
         if [ $((r % 2)) = 1 ]; then c=$(cyc); p=$(plx); else p=$(plx); c=$(cyc); fi
@@ -113,9 +103,7 @@ one_load() {
     r50=$(paste -d' ' "$work/c" "$work/p" | awk '$1 + 0 > 0 && $3 + 0 > 0 { print $3 / $1 }' | median)
     r99=$(paste -d' ' "$work/c" "$work/p" | awk '$2 + 0 > 0 && $4 + 0 > 0 { print $4 / $2 }' | median)
     echo "$load paired   p50 x$r50: $(agree "$cp50" "$(awk -v a="$cp50" -v b="$r50" 'BEGIN { print a * b }')")   p99 x$r99: $(agree "$cp99" "$(awk -v a="$cp99" -v b="$r99" 'BEGIN { print a * b }')")"
-    if [ -n "$stress_pid" ]; then
-        kill "$stress_pid" 2>/dev/null; wait "$stress_pid" 2>/dev/null; stress_pid=
-    fi
+    load_stop
 }
 
 echo "timer-lat vs cyclictest: threads $THREADS, interval $IVL us, prio $PRIO, mlock $mlock, $SECS s x $ROUNDS rounds (us)"

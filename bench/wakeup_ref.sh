@@ -79,21 +79,12 @@ pcts() {
         function pct(p,   r) { r = int(p / 100 * NR); if (r < p / 100 * NR) r++; return v[r] }
         END { if (NR == 0) print "fail fail"; else print pct(50), pct(99) }' "$1"
 }
-median() { grep -E '^[0-9.]+$' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-agree() { # ref ours -> "ok" or "DIFF"
-    awk -v r="$1" -v o="$2" 'BEGIN {
-        tol = r * 0.10; b = r * (10 ^ (1 / 20) - 1) + 0.5; if (b > tol) tol = b
-        d = o - r; if (d < 0) d = -d
-        printf "%s (|%.1f| vs %.1f)", d <= tol ? "ok" : "DIFF", d, tol }'
-}
+# shellcheck source=ref_lib.sh
+. "$(dirname "$0")/ref_lib.sh"
 
 one_load() {
     local load=$1
-    if [ "$load" = load ]; then
-        stress-ng --cpu 2 --timeout 0 >/dev/null 2>&1 &
-        stress_pid=$!
-        sleep 1
-    fi
+    [ "$load" = load ] && load_start
     # what the edges leave out: the entry of the wake's system call before
     # its tracepoint and the exit of the wait's after its own, about one
     # null system call with its two tracepoints recorded (measured here, as
@@ -123,9 +114,7 @@ one_load() {
     a50=$(awk -v a="$rp50" -v b="${sysc:-0}" 'BEGIN { print a + b }')
     a99=$(awk -v a="$rp99" -v b="${sysc:-0}" 'BEGIN { print a + b }')
     echo "$load edges + a traced system call  p50 $a50: $(agree "$a50" "$op50")   p99 $a99: $(agree "$a99" "$op99")"
-    if [ -n "$stress_pid" ]; then
-        kill "$stress_pid" 2>/dev/null; wait "$stress_pid" 2>/dev/null; stress_pid=
-    fi
+    load_stop
 }
 
 echo "wakeup-lat vs the futex calls' tracepoints: messages $MSG, workers $WORKERS, work $WORK us, $SECS s x $ROUNDS rounds (us)"
