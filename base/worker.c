@@ -99,6 +99,33 @@ void worker_stop_all(int n, struct worker *(*at)(void *ctx, int i),
     }
 }
 
+/* worker_stop's one worker, as worker_stop_all takes it */
+struct one_worker {
+    struct worker *w;
+    void (*free_owner)(void *owner);
+    void *owner;
+};
+
+static struct worker *one_at(void *ctx, int i)
+{
+    (void)i;
+    return ((struct one_worker *)ctx)->w;
+}
+
+static void one_joined(void *ctx, int i)
+{
+    (void)i;
+    struct one_worker *o = ctx;
+    o->free_owner(o->owner);
+}
+
+void worker_stop(struct worker *w, void (*free_owner)(void *owner), void *owner,
+                 int wait_ms)
+{
+    struct one_worker o = {w, free_owner, owner};
+    worker_stop_all(1, one_at, NULL, one_joined, &o, wait_ms);
+}
+
 void *triple_put(struct triple *t, void *filled, bool *unread)
 {
     void *old = t->slot;

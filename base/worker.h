@@ -53,6 +53,11 @@ void worker_stop_all(int n, struct worker *(*at)(void *ctx, int i),
                      bool (*worth)(void *ctx, int i),
                      void (*joined)(void *ctx, int i), void *ctx, int wait_ms);
 
+/* worker_stop_all of the one worker w of owner: free_owner(owner) once it
+ * is joined; one still running frees its owner itself when it ends. */
+void worker_stop(struct worker *w, void (*free_owner)(void *owner), void *owner,
+                 int wait_ms);
+
 /* Three buffers between a thread and the main loop, under the worker's
  * lock: the thread fills one and puts it, the main loop takes the newest. */
 struct triple {

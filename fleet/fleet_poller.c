@@ -150,15 +150,8 @@ void fleet_poll_set_interval(struct fleet_poll *p, double interval)
     pthread_mutex_unlock(&p->w.lock);
 }
 
-static struct worker *worker_of(void *p, int i)
+static void free_of(void *p)
 {
-    (void)i;
-    return &((struct fleet_poll *)p)->w;
-}
-
-static void free_of(void *p, int i)
-{
-    (void)i;
     poll_free(p);
 }
 
@@ -170,5 +163,5 @@ void fleet_poll_stop(struct fleet_poll *p)
     p->wake_fd = -1;
     pthread_mutex_unlock(&p->w.lock);
     /* one stuck in a request is abandoned and frees itself */
-    worker_stop_all(1, worker_of, NULL, free_of, p, STOP_WAIT_MS);
+    worker_stop(&p->w, free_of, p, STOP_WAIT_MS);
 }

@@ -130,20 +130,13 @@ void vm_remote_set_interval(struct vm_remote *r, double interval)
     pthread_mutex_unlock(&r->w.lock);
 }
 
-static struct worker *worker_of(void *r, int i)
+static void free_of(void *r)
 {
-    (void)i;
-    return &((struct vm_remote *)r)->w;
-}
-
-static void free_of(void *r, int i)
-{
-    (void)i;
     remote_free(r);
 }
 
 void vm_remote_stop(struct vm_remote *r)
 {
     if (r)
-        worker_stop_all(1, worker_of, NULL, free_of, r, STOP_WAIT_MS);
+        worker_stop(&r->w, free_of, r, STOP_WAIT_MS);
 }

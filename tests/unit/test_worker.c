@@ -109,11 +109,49 @@ static void test_stop(void **state)
     close(fds[1]);
 }
 
+static void free_one(void *owner)
+{
+    on_joined(&owner, 0);
+}
+
+/* worker_stop: one worker, joined and its owner freed once; one stuck is
+ * abandoned and frees itself */
+static void test_stop_one(void **state)
+{
+    (void)state;
+    static atomic_int freed, live;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    struct owner *o[2];
+    for (int i = 0; i < 2; i++) {
+        o[i] = calloc(1, sizeof(*o[i]));
+        assert_non_null(o[i]);
+        assert_int_equal(worker_init(&o[i]->w), 0);
+        o[i]->fd = i == 0 ? -1 : fds[0];
+        o[i]->freed = &freed;
+        o[i]->w.abandoned_live = &live;
+        assert_int_equal(worker_start(&o[i]->w, owner_main, o[i]), 0);
+    }
+    joined_n = 0;
+    worker_stop(&o[0]->w, free_one, o[0], 200);
+    assert_int_equal(joined_n, 1); /* the sleeper (an hour), woken */
+    worker_stop(&o[1]->w, free_one, o[1], 50);
+    assert_int_equal(joined_n, 1); /* the reader: abandoned, not freed */
+    assert_int_equal(atomic_load(&live), 1);
+    assert_int_equal(write(fds[1], "x", 1), 1);
+    for (int k = 0; k < 1000 && atomic_load(&freed) == 0; k++)
+        usleep(10000);
+    assert_int_equal(atomic_load(&freed), 1);
+    close(fds[0]);
+    close(fds[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_triple),
         cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_stop_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
