@@ -150,13 +150,7 @@ size_t vm_pcp_argv(const char *psargs, char *buf, size_t n)
 static bool vmm_named(const char *inst_name)
 {
     const char *exe = strchr(inst_name, ' ');
-    exe = exe ? exe + 1 : inst_name;
-    const char *slash = strrchr(exe, '/');
-    exe = slash ? slash + 1 : exe;
-    return strncmp(exe, "qemu-system-", 12) == 0 ||
-           strcmp(exe, "firecracker") == 0 ||
-           strcmp(exe, "cloud-hypervisor") == 0 || strcmp(exe, "linux") == 0 ||
-           strcmp(exe, "vmlinux") == 0 || strncmp(exe, "linux.uml", 9) == 0;
+    return vm_proc_exe_kind(exe ? exe + 1 : inst_name) >= 0;
 }
 
 /* Instance inst's value in vs as a number, or def. */

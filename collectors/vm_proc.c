@@ -139,6 +139,22 @@ static void qemu_name(const char *v, char *out, size_t n)
 
 static bool classify(const char *cmdline, size_t n, struct vm_id *id);
 
+int vm_proc_exe_kind(const char *path)
+{
+    const char *exe = base_name(path);
+    if (strncmp(exe, "qemu-system-", 12) == 0)
+        return VMK_QEMU;
+    if (strcmp(exe, "firecracker") == 0)
+        return VMK_FIRECRACKER;
+    if (strcmp(exe, "cloud-hypervisor") == 0)
+        return VMK_CLOUD_HV;
+    /* User-Mode Linux: a kernel binary (its parameters tell, classify) */
+    if (strcmp(exe, "linux") == 0 || strcmp(exe, "vmlinux") == 0 ||
+        strncmp(exe, "linux.uml", 9) == 0)
+        return VMK_UML;
+    return -1;
+}
+
 /* The VM's name is anyone's argv: made safe here, before any view or
  * report sees it (and a vm= name, which is safe, can match only a name
  * that was). */
@@ -157,27 +173,24 @@ static bool classify(const char *cmdline, size_t n, struct vm_id *id)
         argv[argc++] = cmdline + i;
     if (argc == 0)
         return false;
-    const char *exe = base_name(argv[0]);
+    int kind = vm_proc_exe_kind(argv[0]);
     id->name[0] = '\0';
-    if (strncmp(exe, "qemu-system-", 12) == 0) {
+    if (kind == VMK_QEMU) {
         id->kind = VMK_QEMU;
         for (int i = 1; i + 1 < argc; i++)
             if (strcmp(argv[i], "-name") == 0 || strcmp(argv[i], "--name") == 0)
                 qemu_name(argv[i + 1], id->name, sizeof(id->name));
         return true;
     }
-    if (strcmp(exe, "firecracker") == 0 ||
-        strcmp(exe, "cloud-hypervisor") == 0) {
-        id->kind = exe[0] == 'f' ? VMK_FIRECRACKER : VMK_CLOUD_HV;
+    if (kind == VMK_FIRECRACKER || kind == VMK_CLOUD_HV) {
+        id->kind = (enum vm_kind)kind;
         for (int i = 1; i + 1 < argc; i++)
             if (strcmp(argv[i], "--id") == 0)
                 snprintf(id->name, sizeof(id->name), "%s", argv[i + 1]);
         return true;
     }
     /* User-Mode Linux: the kernel binary with UML's own parameters */
-    bool uml_exe = strcmp(exe, "linux") == 0 || strcmp(exe, "vmlinux") == 0 ||
-                   strncmp(exe, "linux.uml", 9) == 0;
-    bool uml_args = false;
+    bool uml_exe = kind == VMK_UML, uml_args = false;
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "umid=", 5) == 0) {
             snprintf(id->name, sizeof(id->name), "%s", argv[i] + 5);

@@ -47,6 +47,12 @@ void vm_proc_cache_close(struct vm_proc_cache *c);
  * is a VM, and which (into id: kind and name; not pid or start). */
 bool vm_proc_classify(const char *cmdline, size_t n, struct vm_id *id);
 
+/* The kind of VMM a program at path (or its base name) is by its name
+ * alone: qemu-system-*, firecracker, cloud-hypervisor, a User-Mode Linux
+ * kernel's linux, vmlinux or linux.uml* (which its parameters must
+ * confirm); -1 for any other. */
+int vm_proc_exe_kind(const char *path);
+
 /* The VM of process pid, into id. False with a one-line reason in why
  * when pid is no VM process here. */
 bool vm_proc_identify(int pid, struct vm_id *id, char *why, size_t n);

@@ -234,6 +234,14 @@ static void test_psargs(void **state)
     assert_int_equal(id.kind, VMK_QEMU);
     assert_string_equal(id.name, "a");
     assert_int_equal(vm_pcp_argv("", buf, sizeof(buf)), 0);
+    /* what a listing keeps by the instance's program name alone */
+    assert_int_equal(vm_proc_exe_kind("/usr/bin/qemu-system-aarch64"),
+                     VMK_QEMU);
+    assert_int_equal(vm_proc_exe_kind("firecracker"), VMK_FIRECRACKER);
+    assert_int_equal(vm_proc_exe_kind("cloud-hypervisor"), VMK_CLOUD_HV);
+    assert_int_equal(vm_proc_exe_kind("linux.uml"), VMK_UML);
+    assert_int_equal(vm_proc_exe_kind("qemu-img"), -1);
+    assert_int_equal(vm_proc_exe_kind("bash"), -1);
     /* cut at the buffer, still NUL-ended */
     n = vm_pcp_argv("firecracker --id abcdefghijklmnop", buf, 20);
     assert_true(n <= 20);
