@@ -16,6 +16,8 @@
 # /dev/cpu_dma_latency at 0 while it runs (parallax does not either), and
 # -d 0 (its threads' intervals are all the same, as timer-lat's are).
 set -u
+# shellcheck source=ref_lib.sh
+. "$(dirname "$0")/ref_lib.sh"
 ROUNDS=3 SECS=10 THREADS=1 IVL=1000 PRIO=80 BUILD=build LOADS=both
 while getopts "n:s:t:i:p:b:l:" o; do
     case $o in
@@ -26,18 +28,7 @@ while getopts "n:s:t:i:p:b:l:" o; do
 done
 command -v cyclictest >/dev/null ||
     { echo "latency_ref: no cyclictest; apt-get install rt-tests (make deps)" >&2; exit 2; }
-command -v stress-ng >/dev/null ||
-    { echo "latency_ref: no stress-ng; make deps installs it" >&2; exit 2; }
-run=$BUILD/parallax-run
-[ -x "$run" ] || { echo "latency_ref: no $run; run make first" >&2; exit 2; }
-work=$(mktemp -d)
-cp "$run" "$work/parallax-run" && run=$work/parallax-run # a rebuild meanwhile cannot touch it
-stress_pid=
-cleanup() {
-    [ -n "$stress_pid" ] && kill "$stress_pid" 2>/dev/null && wait "$stress_pid" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
+ref_begin latency_ref "$BUILD"
 HMAX=100000 # us of cyclictest's histogram; beyond: overflow
 mlock=$([ "$PRIO" -gt 0 ] && echo 1 || echo 0)
 
@@ -78,8 +69,6 @@ plx() {
          END { if (a == "" || b == "") print "fail fail"; else print a, b }' "$work/plx.txt"
     grep -q '^  lat p99 ' "$work/plx.txt" || sed 's/^/  parallax-run: /' "$work/plx.txt" >&2
 }
-# shellcheck source=ref_lib.sh
-. "$(dirname "$0")/ref_lib.sh"
 
 one_load() {
     local load=$1

@@ -24,6 +24,8 @@
 #   bench/wakeup_ref.sh [-n ROUNDS] [-s SECS] [-m MESSAGES] [-w WORKERS]
 #                       [-u WORK_US] [-b BUILD] [-l idle|load|both]
 set -u
+# shellcheck source=ref_lib.sh
+. "$(dirname "$0")/ref_lib.sh"
 ROUNDS=3 SECS=5 MSG=1 WORKERS=2 WORK=100 BUILD=build LOADS=both
 while getopts "n:s:m:w:u:b:l:" o; do
     case $o in
@@ -35,20 +37,9 @@ while getopts "n:s:m:w:u:b:l:" o; do
 done
 command -v perf >/dev/null ||
     { echo "wakeup_ref: no perf; apt-get install linux-perf (make deps)" >&2; exit 2; }
-command -v stress-ng >/dev/null ||
-    { echo "wakeup_ref: no stress-ng; make deps installs it" >&2; exit 2; }
-[ "$(id -u)" = 0 ] || { echo "wakeup_ref: perf sched record needs root" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "wakeup_ref: perf record of tracepoints needs root" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
-run=$BUILD/parallax-run
-[ -x "$run" ] || { echo "wakeup_ref: no $run; run make first" >&2; exit 2; }
-work=$(mktemp -d)
-cp "$run" "$work/parallax-run" && run=$work/parallax-run # a rebuild meanwhile cannot touch it
-stress_pid=
-cleanup() {
-    [ -n "$stress_pid" ] && kill "$stress_pid" 2>/dev/null && wait "$stress_pid" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
+ref_begin wakeup_ref "$BUILD"
 
 # One round: wakeup-lat under perf record; prints "ref_p50 ref_p99 n
 # ours_p50 ours_p99 sched_p50 sched_p99 ours_n" (us)
@@ -79,8 +70,6 @@ pcts() {
         function pct(p,   r) { r = int(p / 100 * NR); if (r < p / 100 * NR) r++; return v[r] }
         END { if (NR == 0) print "fail fail"; else print pct(50), pct(99) }' "$1"
 }
-# shellcheck source=ref_lib.sh
-. "$(dirname "$0")/ref_lib.sh"
 
 one_load() {
     local load=$1
