@@ -79,6 +79,21 @@ static void on_joined(void *ctx, int i)
     joined_n++;
 }
 
+/* Two owners started: o[0] sleeps an hour, o[1] blocks reading fd. */
+static void start_owners(struct owner **o, int fd, atomic_int *freed,
+                         atomic_int *live)
+{
+    for (int i = 0; i < 2; i++) {
+        o[i] = calloc(1, sizeof(*o[i]));
+        assert_non_null(o[i]);
+        assert_int_equal(worker_init(&o[i]->w), 0);
+        o[i]->fd = i == 0 ? -1 : fd;
+        o[i]->freed = freed;
+        o[i]->w.abandoned_live = live;
+        assert_int_equal(worker_start(&o[i]->w, owner_main, o[i]), 0);
+    }
+}
+
 static void test_stop(void **state)
 {
     (void)state;
@@ -86,15 +101,7 @@ static void test_stop(void **state)
     int fds[2];
     assert_int_equal(pipe(fds), 0);
     struct owner *o[2];
-    for (int i = 0; i < 2; i++) {
-        o[i] = calloc(1, sizeof(*o[i]));
-        assert_non_null(o[i]);
-        assert_int_equal(worker_init(&o[i]->w), 0);
-        o[i]->fd = i == 0 ? -1 : fds[0];
-        o[i]->freed = &freed;
-        o[i]->w.abandoned_live = &live;
-        assert_int_equal(worker_start(&o[i]->w, owner_main, o[i]), 0);
-    }
+    start_owners(o, fds[0], &freed, &live);
     /* the sleeper (an hour) is woken and joined, the reader abandoned */
     worker_stop_all(2, at, NULL, on_joined, o, 200);
     assert_int_equal(joined_n, 1);
@@ -123,15 +130,7 @@ static void test_stop_one(void **state)
     int fds[2];
     assert_int_equal(pipe(fds), 0);
     struct owner *o[2];
-    for (int i = 0; i < 2; i++) {
-        o[i] = calloc(1, sizeof(*o[i]));
-        assert_non_null(o[i]);
-        assert_int_equal(worker_init(&o[i]->w), 0);
-        o[i]->fd = i == 0 ? -1 : fds[0];
-        o[i]->freed = &freed;
-        o[i]->w.abandoned_live = &live;
-        assert_int_equal(worker_start(&o[i]->w, owner_main, o[i]), 0);
-    }
+    start_owners(o, fds[0], &freed, &live);
     joined_n = 0;
     worker_stop(&o[0]->w, free_one, o[0], 200);
     assert_int_equal(joined_n, 1); /* the sleeper (an hour), woken */
