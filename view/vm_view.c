@@ -180,7 +180,7 @@ void vm_view_header(const struct session *s, int k, int row, char *buf,
                     size_t n)
 {
     const struct vm_model *vm = vm_at(s, k);
-    int src = vm_view_source(s, k), from;
+    int src = vm_view_source(s, k), from, host;
     char how[80];
     buf[0] = '\0';
     const struct vm_recorded *v = vm_view_recorded(s, k, &from);
@@ -211,9 +211,10 @@ void vm_view_header(const struct session *s, int k, int row, char *buf,
                  vm->cur.id.pid, vm->fig.nvcpu);
         break;
     default:
+        host = vm_view_host(s, k);
         vm_view_joined_how(s, k, how, sizeof(how));
-        if (vm_view_host(s, k) > 0)
-            snprintf(buf, n, "on %s", s->model[vm_view_host(s, k)].name);
+        if (host > 0)
+            snprintf(buf, n, "on %s", s->model[host].name);
         else if (src > 0 && how[0])
             snprintf(buf, n, "joined by %s", how);
         else
