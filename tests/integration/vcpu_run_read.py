@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Follows the vCPU threads ("CPU N/TCG") of the qemu that process PARENT
-starts (its descendant), reading each one's run time from /proc/PID/task/TID/schedstat
-and run-queue wait every 50 ms with the host's CLOCK_MONOTONIC, until
-PARENT ends; prints one JSON line per reading: {"t": mono, "run_ns": ...,
-"wait_ns": ...}, each summed over the vCPUs. The test then reads what the
-vCPUs ran and waited over any span itself.
-Usage: vcpu_run_read.py PARENT"""
+starts (its descendant), reading each one's run time and run-queue wait
+from /proc/PID/task/TID/schedstat every EVERY s (default 0.05) with the
+host's CLOCK_MONOTONIC, until PARENT ends; prints one JSON line per
+reading: {"t": mono, "t_end": mono, "run_ns": ..., "wait_ns": ...}, each
+summed over the vCPUs and read between t and t_end (a reader preempted
+reads later than it stamped). The test then reads what the vCPUs ran and
+waited over any span itself.
+Usage: vcpu_run_read.py PARENT [EVERY]"""
 import glob
 import json
 import os
@@ -13,6 +15,7 @@ import sys
 import time
 
 parent = int(sys.argv[1])
+every = float(sys.argv[2]) if len(sys.argv) > 2 else 0.05
 
 
 def ppid_of(pid):
@@ -57,6 +60,7 @@ while os.path.exists(f"/proc/{parent}"):
         t = time.monotonic()
         ns = vcpu_sched_ns(qemu)
         if ns is not None:
-            print(json.dumps({"t": t, "run_ns": ns[0], "wait_ns": ns[1]}),
+            print(json.dumps({"t": t, "t_end": time.monotonic(),
+                              "run_ns": ns[0], "wait_ns": ns[1]}),
                   flush=True)
-    time.sleep(0.05)
+    time.sleep(every)
