@@ -23,6 +23,8 @@ void vm_proc_cache_init(struct vm_proc_cache *c)
     c->n = c->nvm = 0;
     c->last_pid = -1;
     c->last_full = c->young_until = 0;
+    c->reads = 0;
+    memset(c->tids, 0, sizeof(c->tids));
     proc_fds_init(&c->fds);
 }
 
@@ -210,9 +212,10 @@ static bool classify(const char *cmdline, size_t n, struct vm_id *id)
     return false;
 }
 
-/* pid's parent, start time (ticks since boot) and comm; false when gone. */
+/* pid's parent, start time (ticks since boot) and thread count (each
+ * out NULL when not wanted); false when gone. */
 static bool read_stat(struct proc_fds *fds, const char *dir, int *ppid,
-                      unsigned long long *start)
+                      unsigned long long *start, int *threads)
 {
     char path[96], buf[1024];
     snprintf(path, sizeof(path), "%s/stat", dir);
@@ -222,18 +225,20 @@ static bool read_stat(struct proc_fds *fds, const char *dir, int *ppid,
     if (!p)
         return false;
     /* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt
-     * majflt cmajflt utime stime cutime cstime priority nice threads
-     * itrealvalue starttime (field 22) */
+     * majflt cmajflt utime stime cutime cstime priority nice num_threads
+     * (field 20) itrealvalue starttime (field 22) */
     char state;
-    int pp;
+    int pp, nt;
     unsigned long long st;
     if (sscanf(p + 2,
                "%c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-               "%*d %*d %*d %*d %llu",
-               &state, &pp, &st) != 3)
+               "%*d %*d %d %*d %llu",
+               &state, &pp, &nt, &st) != 4)
         return false;
     if (ppid)
         *ppid = pp;
+    if (threads)
+        *threads = nt;
     *start = st;
     return state != 'Z' && state != 'X'; /* a zombie runs nothing */
 }
@@ -256,7 +261,7 @@ static bool uml_child(int pid)
     int ppid;
     unsigned long long st;
     snprintf(dir, sizeof(dir), "/proc/%d", pid);
-    if (!read_stat(NULL, dir, &ppid, &st) || ppid <= 1)
+    if (!read_stat(NULL, dir, &ppid, &st, NULL) || ppid <= 1)
         return false;
     snprintf(path, sizeof(path), "/proc/%d/cmdline", ppid);
     ssize_t n = slurp(path, buf, sizeof(buf));
@@ -284,7 +289,7 @@ bool vm_proc_identify(int pid, struct vm_id *id, char *why, size_t n)
         return false;
     }
     id->pid = pid;
-    if (!read_stat(NULL, dir, NULL, &id->start)) {
+    if (!read_stat(NULL, dir, NULL, &id->start, NULL)) {
         snprintf(why, n, "pid %d ended", pid);
         return false;
     }
@@ -440,6 +445,58 @@ static int read_threads(struct proc_fds *fds, int pid, struct vm_raw *out,
     return added;
 }
 
+/* c's listing of VM id's threads: the one it had, or a slot for it (one
+ * not used in the longest). */
+static struct vm_tids *tids_of(struct vm_proc_cache *c, const struct vm_id *id)
+{
+    struct vm_tids *old = &c->tids[0];
+    for (int i = 0; i < VM_MAX; i++) {
+        struct vm_tids *k = &c->tids[i];
+        if (k->pid == id->pid && k->start == id->start)
+            return k;
+        if (k->used < old->used)
+            old = k;
+    }
+    old->pid = id->pid;
+    old->start = id->start;
+    old->count = old->n = 0;
+    return old;
+}
+
+/* The threads of out's VM, whose stat gave count of them, into out: those
+ * listed last time while the count is the same and each is read, else
+ * from a listing of its task directory (c NULL: always). */
+static void read_vm_threads(struct vm_proc_cache *c, int count,
+                            struct vm_raw *out, int *eperm)
+{
+    struct vm_tids *k = c ? tids_of(c, &out->id) : NULL;
+    int from = out->nthreads, eperm0 = *eperm;
+    if (k) {
+        k->used = ++c->reads;
+        if (k->count == count && k->n > 0) {
+            int i = 0;
+            for (; i < k->n; i++) {
+                struct vm_thread *t = &out->th[out->nthreads];
+                if (!read_thread(&c->fds, out->id.pid, k->tid[i], t, eperm))
+                    break;
+                t->vcpu = vm_proc_vcpu_of(out->id.kind, t->comm);
+                out->nthreads++;
+            }
+            if (i == k->n)
+                return;
+            out->nthreads = from; /* one ended: listed afresh */
+            *eperm = eperm0;
+        }
+    }
+    read_threads(c ? &c->fds : NULL, out->id.pid, out, -1, eperm);
+    if (k) {
+        k->count = count;
+        k->n = out->nthreads - from;
+        for (int i = 0; i < k->n; i++)
+            k->tid[i] = out->th[from + i].tid;
+    }
+}
+
 /* UML runs its guest's processes as host processes of its own, children
  * of the kernel that traces them: their time is its one vCPU's, with the
  * kernel's main thread; its other children (slirp) are the VMM's work. */
@@ -457,7 +514,7 @@ static void read_uml_children(struct proc_fds *fds, const struct vm_raw *kernel,
         int pid = atoi(e->d_name), ppid;
         unsigned long long st;
         snprintf(dir, sizeof(dir), "/proc/%d", pid);
-        if (!read_stat(NULL, dir, &ppid, &st) || ppid != kernel->id.pid)
+        if (!read_stat(NULL, dir, &ppid, &st, NULL) || ppid != kernel->id.pid)
             continue;
         snprintf(path, sizeof(path), "%s/status", dir);
         long long tracer = slurp(path, buf, sizeof(buf)) > 0
@@ -517,22 +574,24 @@ void vm_proc_read(struct vm_proc_cache *c, const struct vm_id *id,
     out->t = clock_mono();
     snprintf(dir, sizeof(dir), "/proc/%d", id->pid);
     unsigned long long start;
-    if (!read_stat(fds, dir, NULL, &start) || start != id->start) {
+    int count;
+    if (!read_stat(fds, dir, NULL, &start, &count) || start != id->start) {
         out->gone = true;
         return;
     }
     int eperm = 0;
-    read_threads(fds, id->pid, out, -1, &eperm);
+    read_vm_threads(c, count, out, &eperm);
     if (id->kind == VMK_UML)
         read_uml_children(fds, out, out, &eperm);
     vm_proc_tell(out, eperm, true);
-    snprintf(path, sizeof(path), "%s/status", dir);
-    if (slurp_kept(fds, path, buf, sizeof(buf)) > 0) {
-        long long rss = status_field(buf, "VmRSS");
-        if (rss >= 0) {
-            out->have_rss = true;
-            out->rss_bytes = (double)rss * 1024;
-        }
+    /* statm's second field is status's VmRSS in pages, at half the cost
+     * (1.6 µs against 3.5: status formats some 50 lines) */
+    snprintf(path, sizeof(path), "%s/statm", dir);
+    unsigned long long pages;
+    if (slurp_kept(fds, path, buf, sizeof(buf)) > 0 &&
+        sscanf(buf, "%*u %llu", &pages) == 1) {
+        out->have_rss = true;
+        out->rss_bytes = (double)pages * (double)sysconf(_SC_PAGESIZE);
     }
     snprintf(path, sizeof(path), "%s/io", dir);
     if (slurp_kept(fds, path, buf, sizeof(buf)) > 0) {

@@ -2,14 +2,19 @@
  * named (qemu's -name in its forms, firecracker's --id, UML's umid=), and
  * the figures between two readings of its threads: vCPUs' run and wait as
  * shares of a CPU and of wall time, the VMM's other threads apart, a
- * thread that appeared in between left out, VMs coming and going. The
- * readings of real VMs are checked by tests/integration/test_host_view.sh. */
+ * thread that appeared in between left out, VMs coming and going; the
+ * threads of a process read as a VM's (this one's, named as qemu's vCPUs)
+ * as they come, go and are renamed. The readings of real VMs are checked by
+ * tests/integration/test_host_view.sh. */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "collectors/vm_pcp.h"
@@ -250,6 +255,112 @@ static void test_psargs(void **state)
     assert_int_equal(id.kind, VMK_FIRECRACKER);
 }
 
+/* A thread of this process named as a vCPU, parked till told to end. */
+struct parked {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool named, end;
+    int tid;
+    char name[16];
+};
+
+static void *park(void *arg)
+{
+    struct parked *p = arg;
+    pthread_setname_np(pthread_self(), p->name);
+    pthread_mutex_lock(&p->mu);
+    p->tid = (int)gettid();
+    p->named = true;
+    pthread_cond_broadcast(&p->cv);
+    while (!p->end)
+        pthread_cond_wait(&p->cv, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static void park_start(struct parked *p, const char *name)
+{
+    memset(p, 0, sizeof(*p));
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    snprintf(p->name, sizeof(p->name), "%s", name);
+    assert_int_equal(pthread_create(&p->th, NULL, park, p), 0);
+    pthread_mutex_lock(&p->mu);
+    while (!p->named)
+        pthread_cond_wait(&p->cv, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void park_end(struct parked *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->end = true;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    pthread_join(p->th, NULL);
+}
+
+/* The vCPU thread tid in r: its number, -1 when r has no such thread. */
+static int vcpu_tid(const struct vm_raw *r, int tid)
+{
+    for (int i = 0; i < r->nthreads; i++)
+        if (r->th[i].tid == tid)
+            return r->th[i].vcpu;
+    return -1;
+}
+
+static void test_threads_read(void **state)
+{
+    (void)state;
+    struct vm_id id = {.pid = getpid(), .kind = VMK_QEMU};
+    FILE *f = fopen("/proc/self/stat", "r");
+    assert_non_null(f);
+    assert_int_equal(fscanf(f,
+                            "%*d (%*[^)]) %*c %*d %*d %*d %*d %*d %*u %*u "
+                            "%*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                            &id.start),
+                     1);
+    fclose(f);
+    static struct vm_proc_cache c; /* as the session keeps it */
+    static struct vm_raw r;
+    vm_proc_cache_init(&c);
+    struct parked a, b, d;
+    park_start(&a, "CPU 0/TCG");
+    vm_proc_read(&c, &id, &r);
+    assert_false(r.gone);
+    assert_int_equal(r.nthreads, 2);
+    assert_int_equal(vcpu_tid(&r, a.tid), 0);
+    /* one more: the count moved, listed again */
+    park_start(&b, "CPU 1/TCG");
+    vm_proc_read(&c, &id, &r);
+    assert_int_equal(r.nthreads, 3);
+    assert_int_equal(vcpu_tid(&r, b.tid), 1);
+    /* renamed: names are read every time */
+    pthread_setname_np(b.th, "CPU 5/TCG");
+    vm_proc_read(&c, &id, &r);
+    assert_int_equal(vcpu_tid(&r, b.tid), 5);
+    /* one ends and another starts between two readings: the same count,
+     * the new one read, the ended one gone */
+    park_end(&a);
+    park_start(&d, "CPU 2/TCG");
+    vm_proc_read(&c, &id, &r);
+    assert_int_equal(r.nthreads, 3);
+    assert_int_equal(vcpu_tid(&r, d.tid), 2);
+    assert_int_equal(vcpu_tid(&r, a.tid), -1);
+    /* and uncached, the same */
+    vm_proc_read(NULL, &id, &r);
+    assert_int_equal(r.nthreads, 3);
+    assert_int_equal(vcpu_tid(&r, d.tid), 2);
+    assert_true(r.have_rss && r.rss_bytes > 0);
+    park_end(&b);
+    park_end(&d);
+    vm_proc_read(&c, &id, &r);
+    assert_int_equal(r.nthreads, 1);
+    vm_proc_read_done(&c);
+    vm_proc_cache_close(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_set_comes_and_goes),
         cmocka_unit_test(test_marks),
+        cmocka_unit_test(test_threads_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
