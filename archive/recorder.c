@@ -34,9 +34,11 @@
 #include "base/version.h"
 #include "core/record_table.h"
 #include "report/report.h"
+#include "view/latency_view.h"
 #include "view/view.h"
 #include "view/view_time.h"
 #include "workloads/extras.h"
+#include "workloads/lat_hist.h"
 
 #define STEP_MAX 1.0 /* s realtime may part from monotonic by */
 
@@ -51,11 +53,14 @@ struct rec_src {
 
 /* ... or one workload on it. */
 struct rec_job {
+    const struct jobs *j;
+    int src;
     int w; /* its instance */
     const struct workload *wl;
     const struct job_cell *c;
     double runs, start, end;
     char extras[WL_EXTRAS_TEXT_MAX];
+    char hist[LAT_HIST_TEXT_MAX];
 };
 
 /* A workload's runs on one source, as the recorder saw them start and
@@ -156,6 +161,21 @@ static const char *rec_extras(struct rec_job *r)
         return NULL;
     wl_extras_format(&r->c->last, r->extras, sizeof(r->extras));
     return r->extras;
+}
+
+/* A latency workload's distribution as the screen shows it: a guest's in
+ * real time where its figures are (the WL_REAL row says which), as its
+ * extras are; a replay shows it as recorded. */
+static const char *rec_hist(struct rec_job *r)
+{
+    static struct lat_view v; /* main thread only */
+    if (r->c->stats.n <= 0 || r->c->last.hist.n == 0)
+        return NULL;
+    latency_view_of(r->j, r->src, r->w, &v);
+    if (!v.ok || v.h.n == 0)
+        return NULL;
+    lat_hist_format(&v.h, r->hist, sizeof(r->hist));
+    return r->hist;
 }
 
 static void fmt_pmi(char *err, size_t n, const char *what, const char *path,
@@ -330,6 +350,8 @@ static int put_workloads(struct rec_archive *a, const struct jobs *j, int src)
         if (c->state == JOB_IDLE && c->stats.n == 0)
             continue; /* never run here: no values, as an agent gives */
         struct rec_job *r = &jobs[n++];
+        r->j = j;
+        r->src = src;
         r->w = w;
         r->wl = j->wl[w];
         r->c = c;

@@ -254,7 +254,13 @@
       "Secondary figures of the last finished repeat, one "                    \
       "name<TAB>unit<TAB>value line each (sched's fairness table, sleep's "    \
       "overshoots)",                                                           \
-      rec_extras(r))
+      rec_extras(r))                                                           \
+    X(WL_HIST, AGENT_NAME(WL_HIST), STRING, DISCRETE, NONE, EACH,              \
+      "A latency workload's distribution over its last finished repeats as "   \
+      "parallax showed it, in real time where the figures are (see "           \
+      "parallax.workload.time.real): \"n max_ns min_ns sum_ns;bucket:count,"   \
+      "...\" (workloads/lat_hist.h); no value for other workloads",            \
+      rec_hist(r))
 
 /* The rows as enum ids and their names, for code that only reads them. */
 enum record_source_row {

@@ -77,7 +77,8 @@ static int open_archive(struct session *s, struct jobs *j, const char *path,
         for (int k = 0; k < m->njobs; k++)
             if (strcmp(m->job[k].name, j->wl[w]->name) == 0)
                 jobs_set_recorded(j, s->nsrc - 1, w, &m->job[k],
-                                  model_job_extras(m, &m->job[k]));
+                                  model_job_extras(m, &m->job[k]),
+                                  model_pool_text(m, m->job[k].hist_at));
     free(m);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "session/job_time.h"
 #include "session/lease.h"
 #include "workloads/extras.h"
+#include "workloads/lat_hist.h"
 #include "workloads/registry.h"
 
 int jobs_first_remote(const struct session *s)
@@ -157,9 +158,10 @@ void job_stats_of(struct wl_stats *st, const struct pmda_job *pj)
 
 /* The figures a recording (or an agent) gives of workload w, into the
  * cell of the recorded column src: progress, statistics, why it failed,
- * the details (extras text). */
+ * the details (extras text), a latency workload's distribution. */
 void jobs_set_recorded(struct jobs *j, int src, int w,
-                       const struct pmda_job *pj, const char *extras)
+                       const struct pmda_job *pj, const char *extras,
+                       const char *hist)
 {
     struct job_cell *c = w >= 0 && w < j->nwl ? job_cell_at(j, src, w) : NULL;
     if (!c)
@@ -174,6 +176,8 @@ void jobs_set_recorded(struct jobs *j, int src, int w,
     if (pj->n > 0) {
         c->last.figure = pj->figure;
         wl_extras_parse(extras, &c->last);
+        /* by the source's clock, as the agent gave it */
+        lat_hist_parse(hist, &c->last.hist);
     }
     snprintf(c->note, sizeof(c->note), "%s", pj->error);
     /* never running here: a recorded run in progress shows the repeats

@@ -133,10 +133,12 @@ void jobs_init(struct jobs *j);
 void jobs_set_done(struct jobs *j, int src, int w, const struct wl_stats *st);
 
 /* Sets workload w on the recorded column src to what the recording shows
- * (pj, NULL: nothing; extras its details text). Never a running state: no
- * run of ours is live there. */
+ * (pj, NULL: nothing; extras its details text, hist its latency
+ * histogram's, workloads/lat_hist.h). Never a running state: no run of
+ * ours is live there. */
 void jobs_set_recorded(struct jobs *j, int src, int w,
-                       const struct pmda_job *pj, const char *extras);
+                       const struct pmda_job *pj, const char *extras,
+                       const char *hist);
 
 /* Starts workload w on every source that takes part. 0, or -1 with the
  * reason in err (nothing was started). */

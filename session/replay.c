@@ -70,7 +70,8 @@ static void show_workloads(const struct session *s, struct jobs *j, int src)
         for (int k = 0; k < m->njobs && !pj; k++)
             if (strcmp(m->job[k].name, j->wl[w]->name) == 0)
                 pj = &m->job[k];
-        jobs_set_recorded(j, src, w, pj, pj ? model_job_extras(m, pj) : "");
+        jobs_set_recorded(j, src, w, pj, pj ? model_job_extras(m, pj) : "",
+                          pj ? model_pool_text(m, pj->hist_at) : "");
     }
 }
 
