@@ -19,6 +19,13 @@ int report_out_check(const char *output, char *err, size_t errlen)
     if (!output || report_out_stdout(output))
         return 0;
     report_json_next_to(output, json, sizeof(json));
+    if (strcmp(json, output) == 0) { /* the JSON would overwrite the text */
+        snprintf(err, errlen,
+                 "-o %s: the text report goes there and the JSON next to it "
+                 "(.json in place of the extension); give -o NAME.txt",
+                 output);
+        return -1;
+    }
     if (atomic_file_check(output, why, sizeof(why)) < 0 ||
         atomic_file_target_ok(json, why, sizeof(why)) < 0) {
         snprintf(err, errlen,

@@ -43,6 +43,9 @@ expect_fail 2 '^parallax: -o: cannot write /nonexistent/dir/x\.txt: No such file
     "$bin" --batch quick -o /nonexistent/dir/x.txt
 expect_fail 2 "^parallax: -o: cannot write $work: it is a directory" \
     "$bin" --batch quick -o "$work"
+# the JSON goes next to the text report: one named .json would be both
+expect_fail 2 "^parallax: -o $work/r2\.json: the text report goes there and the JSON next to it .*; give -o NAME\.txt$" \
+    "$bin" --batch quick -o "$work/r2.json"
 
 # a guest that accepts and never answers
 sport=$(free_port) || fail "no free port"
