@@ -18,6 +18,7 @@
 #      passes it; pmdumplog, PCP's reader, gives the VM's instance with
 #      the vCPU run figure the text printed last), and -a of it replays
 #      them as a recorded column.
+#   E: the JSON report's vms[] gives each VM's host (null: this one's).
 # Usage: tests/integration/test_host_vms_remote.sh BUILD_DIR
 set -u
 cd "$(dirname "$0")/../.."
@@ -158,4 +159,20 @@ PY
 grep -q "host's view: 1 VM recorded" "$tmp/r.out" && grep -q " $name-b" "$tmp/r.out" ||
     fail "D: no recorded column: $(grep -A3 "host's view" "$tmp/r.out" | head -4)"
 echo "D: far's VMs replayed from its archive"
+
+# --- E: the JSON report says whose VM each is (far has no pmdaparallax:
+# its run fails, 1, and the report is written all the same) ---
+"$bin" --batch syscall-null -r 1 -h "far=localhost:$port,vms" -o "$tmp/e.txt" \
+    >"$tmp/e.out" 2>&1
+rc=$?
+[ "$rc" -le 1 ] && [ -s "$tmp/e.json" ] ||
+    fail "E: the batch exited $rc: $(tail -3 "$tmp/e.out")"
+python3 - "$tmp/e.json" "$name-b" "$QP" <<'PY' || fail "E: see above"
+import json, sys
+vms = json.load(open(sys.argv[1]))["vms"]
+name, pid = sys.argv[2], int(sys.argv[3])
+ours = sorted((v.get("host") or "", v.get("pid")) for v in vms if v.get("name") == name)
+assert ours == [("", pid), ("far", pid)], (ours, vms)
+print(f"E: the report's vms[]: {name} here and on far, pid {pid} both")
+PY
 echo PASS
