@@ -154,17 +154,41 @@ static bool vmm_named(const char *inst_name)
 }
 
 /* Instance inst's value in vs as a number, or def. */
+/* Where instance inst is in vs, or -1. The search starts at *hint (NULL:
+ * at 0) and leaves it there: a reading's value sets list its instances in
+ * one order, so a VM's threads looked up in turn are found at once, where
+ * a search from 0 made a reading of 16 VMs of 64 threads some 7 million
+ * comparisons. */
+static int slot_of(const pmValueSet *vs, int inst, int *hint)
+{
+    int n = vs ? vs->numval : 0,
+        h = hint && *hint >= 0 && *hint < n ? *hint : 0;
+    for (int k = 0; k < n; k++) {
+        int j = h + k < n ? h + k : h + k - n;
+        if (vs->vlist[j].inst == inst) {
+            if (hint)
+                *hint = j;
+            return j;
+        }
+    }
+    return -1;
+}
+
+static double num_at(const pmValueSet *vs, const pmDesc *d, int inst,
+                     double def, int *hint)
+{
+    int j = slot_of(vs, inst, hint);
+    pmAtomValue a;
+    if (j >= 0 && pmExtractValue(vs->valfmt, &vs->vlist[j], d->type, &a,
+                                 PM_TYPE_DOUBLE) >= 0)
+        return a.d;
+    return def;
+}
+
 static double num_of(const pmValueSet *vs, const pmDesc *d, int inst,
                      double def)
 {
-    for (int j = 0; vs && j < vs->numval; j++) {
-        pmAtomValue a;
-        if (vs->vlist[j].inst == inst &&
-            pmExtractValue(vs->valfmt, &vs->vlist[j], d->type, &a,
-                           PM_TYPE_DOUBLE) >= 0)
-            return a.d;
-    }
-    return def;
+    return num_at(vs, d, inst, def, NULL);
 }
 
 /* A whole number from another host (a pid, a count), -1 when it is none
@@ -181,17 +205,22 @@ static uint64_t u64_of(double v)
 }
 
 /* Instance inst's string in vs into buf ("" when none). */
-static void text_of(const pmValueSet *vs, int inst, char *buf, size_t n)
+static void text_at(const pmValueSet *vs, int inst, char *buf, size_t n,
+                    int *hint)
 {
     buf[0] = '\0';
-    for (int j = 0; vs && j < vs->numval; j++)
-        if (vs->vlist[j].inst == inst && vs->valfmt != PM_VAL_INSITU) {
-            const pmValueBlock *vb = vs->vlist[j].value.pval;
-            size_t len =
-                vb->vlen > PM_VAL_HDR_SIZE ? vb->vlen - PM_VAL_HDR_SIZE : 0;
-            snprintf(buf, n, "%.*s", (int)strnlen(vb->vbuf, len), vb->vbuf);
-            return;
-        }
+    int j = slot_of(vs, inst, hint);
+    if (j >= 0 && vs->valfmt != PM_VAL_INSITU) {
+        const pmValueBlock *vb = vs->vlist[j].value.pval;
+        size_t len =
+            vb->vlen > PM_VAL_HDR_SIZE ? vb->vlen - PM_VAL_HDR_SIZE : 0;
+        snprintf(buf, n, "%.*s", (int)strnlen(vb->vbuf, len), vb->vbuf);
+    }
+}
+
+static void text_of(const pmValueSet *vs, int inst, char *buf, size_t n)
+{
+    text_at(vs, inst, buf, n, NULL);
 }
 
 /* Fetches metrics ids (k of them) for the ninst instances inst. */
@@ -325,8 +354,9 @@ static void read_vm(const struct vm_pcp *p, const struct vm_found *f,
     memset(out, 0, offsetof(struct vm_raw, th));
     out->id = f->id;
     out->t = at;
-#define V(id)              vset(r, reading, NREADING, id)
-#define NUM(id, inst, def) num_of(V(id), &p->desc[id], inst, def)
+#define V(id) vset(r, reading, NREADING, id)
+    int hint = 0; /* where the last instance was found */
+#define NUM(id, inst, def) num_at(V(id), &p->desc[id], inst, def, &hint)
     int pid = f->id.pid;
     if (NUM(PM_START, pid, -1) != (double)f->id.start) {
         out->gone = true;
@@ -341,7 +371,7 @@ static void read_vm(const struct vm_pcp *p, const struct vm_found *f,
         if (NUM(PM_TGID, inst, -1) < 0)
             continue; /* the thread ended */
         t->tid = inst;
-        text_of(V(PM_CMD), inst, t->comm, sizeof(t->comm));
+        text_at(V(PM_CMD), inst, t->comm, sizeof(t->comm), &hint);
         safe_text(t->comm); /* another host's word */
         t->have_sched = run >= 0 && wait >= 0 && slices >= 0;
         t->run_ns = t->have_sched ? u64_of(run) : 0;
