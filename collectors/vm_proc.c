@@ -47,7 +47,7 @@ static ssize_t slurp(const char *path, char *buf, size_t n)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    ssize_t got = 0, r;
+    ssize_t got = 0, r = 0; /* n of 1 reads nothing */
     while ((size_t)got < n - 1 &&
            (r = read(fd, buf + got, n - 1 - (size_t)got)) > 0)
         got += r;
