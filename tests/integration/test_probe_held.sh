@@ -6,19 +6,21 @@
 # reads what the host did to its vCPU over the VM readings around the
 # spin; the JSON report's time.probe_held gives that span (t0, t1, host
 # monotonic) and the share of the wanted time the vCPU was held off a
-# CPU. This test reads the vCPU thread's schedstat itself every 10 ms
+# CPU. This test reads the vCPU thread's schedstat itself every 20 ms
 # (tests/integration/vcpu_run_read.py), and holds what parallax
 # read the vCPU ran and waited over the span within what the test's own
 # readings around t0 and t1 allow:
-#   A: on this host as it is: flagged exactly where the guest's billed/wall
-#      exceeds what the test read the host gave by 0.10 (where the test's
-#      whole bracket is on one side), else the row says "host held N%";
-#   B: while stress-ng --cpu 2 loads the host, the test's reading must show
-#      the vCPU held (a share of 0.25 or more at least: else no test), and the row
-#      says "!1.00 off: held by host N%"; B is recorded (--record): the
-#      guest's archive holds the share (parallax.time.probe_held, read by
-#      pmdumplog) and a replay of its last second (-S -1sec, where the
-#      probe is recorded in every record) shows the same row.
+#   A: on this host as it is, B: while stress-ng --cpu 2 loads it (the
+#      test's reading must show the vCPU held, a share of 0.25 or more:
+#      else no test). In both, the row is flagged ("!1.00 off: held by
+#      host N%") exactly where the guest's billed/wall exceeds what the
+#      test read the host gave by 0.10 (where the test's whole bracket is
+#      on one side); unflagged, it says "host held N%" where the guest's
+#      billed/wall is in range, else the guest's own cause. B is recorded
+#      (--record): the guest's archive holds the share
+#      (parallax.time.probe_held, read by pmdumplog) and a replay of its
+#      last second (-S -1sec, where the probe is recorded in every record)
+#      shows the same row.
 # Usage: tests/integration/test_probe_held.sh BUILD_DIR
 set -eu
 cd "$(dirname "$0")/../.."
@@ -38,7 +40,7 @@ batch() {
         --record "$tmp/$1/rec" >"$tmp/$1/out" 2>"$tmp/$1/err" &
     local bp=$!
     ours+=("$bp")
-    python3 tests/integration/vcpu_run_read.py "$bp" 0.01 >"$tmp/$1/vcpu" &
+    python3 tests/integration/vcpu_run_read.py "$bp" 0.02 >"$tmp/$1/vcpu" &
     local rp=$!
     ours+=("$rp")
     wait "$bp" || fail "$1: the batch failed: $(tail -3 "$tmp/$1/err")"
@@ -74,15 +76,30 @@ def at(key, when):
 # CPU back, in a step (idle, it once read 0.090 against parallax's 0.129).
 READ_S = 0.02
 
-def lo(key, when):
+# The bracket is of use where the test read the vCPU close around t: a gap
+# of at most GAP_S between the readings that bound it (20 ms apart when
+# the reader is not held up), so a bracket holds at most that much of the
+# vCPU's time at each end.
+GAP_S = 0.1
+
+def around(when):
     prior = [r for r in reads if r["t_end"] <= when]
-    assert prior, f"{case}: the test had not read the vCPU by {when}"
-    return prior[-1][key]
+    after = [r for r in reads if r["t"] >= when + READ_S]
+    assert prior and after, f"{case}: the test's readings do not hold {when}"
+    apart = after[0]["t"] - prior[-1]["t_end"]
+    assert apart <= GAP_S, \
+        f"{case}: the test read the vCPU {apart:.3f}s apart around {when}: no test"
+    return prior[-1], after[0]
+
+def gap(when):
+    a, b = around(when)
+    return b["t"] - a["t_end"]
+
+def lo(key, when):
+    return around(when)[0][key]
 
 def hi(key, when):
-    after = [r for r in reads if r["t"] >= when + READ_S]
-    assert after, f"{case}: the test read no more after {when}"
-    return after[0][key]
+    return around(when)[1][key]
 
 def bracket(key):
     """(least, most) s of key over [t0, t1]"""
@@ -103,28 +120,32 @@ print(f"{case}: probe {held['probe']}: parallax held {held['share']:.3f} "
       f"(ran {held['ran_s']:.3f}s, waited {held['waited_s']:.3f}s over "
       f"{held['t1'] - held['t0']:.2f}s); the test read {own:.3f} interpolated, "
       f"{share_lo:.3f}-{share_hi:.3f} bracketed (ran {ran_lo:.3f}-{ran_hi:.3f}s, "
-      f"waited {wait_lo:.3f}-{wait_hi:.3f}s; {len(reads)} readings); "
+      f"waited {wait_lo:.3f}-{wait_hi:.3f}s; {len(reads)} readings, "
+      f"{max(gap(held['t0']), gap(held['t1'])) * 1e3:.0f} ms apart at most); "
       f"guest billed/wall {billed:.3f}; row: {shown}")
 assert ran_lo <= held["ran_s"] <= ran_hi, ("ran", held["ran_s"], ran_lo, ran_hi)
 assert wait_lo <= held["waited_s"] <= wait_hi, \
     ("waited", held["waited_s"], wait_lo, wait_hi)
-# of use: as narrow as the 0.03-or-10 % the test once allowed around a point
-# (a bracket's width is two such margins), or a quarter of a held share
-assert share_hi - share_lo <= max(0.10, 0.25 * own), \
-    f"{case}: the test's bracket ({share_lo:.3f}-{share_hi:.3f}) is no test"
 flag = "off: held by host" in line
 if loaded:
     assert share_lo >= 0.25, f"{case}: the load held the vCPU {own:.2f}: no test"
-    assert flag and f"!{billed:.2f}" in line, f"{case}: not flagged: {line}"
 # flagged where the guest's billed/wall exceeds what the host gave it by
-# 0.10, judged where the whole bracket lies on one side
+# 0.10 (it could not see why), judged where the whole bracket lies on one
+# side; unflagged, the row says what the host held where the guest's own
+# figure is in range, else gives the guest's own cause (under load the
+# guest at times saw its spin wait: billed/wall 0.39, "off: waited 61%")
 unseen_lo, unseen_hi = billed + share_lo - 1, billed + share_hi - 1
 if unseen_lo > 0.10 or unseen_hi < 0.10:
     assert flag == (unseen_lo > 0.10), f"{case}: flag {flag}: {line}"
-    if not flag:
+    if flag:
+        assert f"!{billed:.2f}" in line, line
+    elif 0.95 <= billed <= 1.05:
         assert f"host held {held['share'] * 100:.0f}%" in line, line
-cell = re.search(r"\S+ off: held by host \d+%|\S+ host held \d+%", line)
-open(d + "/share", "w").write(f"{held['share']!r} {cell.group(0) if cell else '-'}\n")
+    else:
+        assert "host held" not in line, line
+cells = re.findall(r"\S+ off: held by host \d+%|\S+ host held \d+%", line) or \
+    re.findall(r"\S+ off: [a-z ]+ \d+%", line)[-1:]  # the guest's, after the host's
+open(d + "/share", "w").write(f"{held['share']!r} {cells[0] if cells else '-'}\n")
 PY
 }
 
